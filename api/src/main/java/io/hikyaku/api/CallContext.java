@@ -1,0 +1,14 @@
+package io.hikyaku.api;
+
+/**
+ * Who is calling and how queue URLs are written back, decided by the server per request.
+ *
+ * @param accountId   the caller's account (default {@code 000000000000}; a 12-digit access key id
+ *                    selects that account)
+ * @param region      the region used in ARNs, e.g. {@code us-east-1}
+ * @param baseUrl     scheme, host and port that queue URLs start with, no trailing slash, e.g.
+ *                    {@code http://localhost:9324}
+ * @param traceHeader the {@code X-Amzn-Trace-Id} request header, or null
+ * @param requestId   the id the response will carry (x-amzn-RequestId)
+ */
+public record CallContext(String accountId, String region, String baseUrl, String traceHeader, String requestId) {}

@@ -1,0 +1,19 @@
+package io.hikyaku.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.protocol.ApiRequest;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The 23 SQS actions over the engine, protocol-neutral. The server decodes a request with the
+ * protocol codec, calls {@link #invoke}, and encodes what the future yields.
+ *
+ * <p>The future completes with the action's result in AWS JSON 1.0 response shape (an empty object
+ * for actions without output), or exceptionally with an {@link io.hikyaku.protocol.ApiException}
+ * carrying the exact SQS error. It completes only once the change is durable. A long-polling
+ * ReceiveMessage completes later, without holding a thread while it waits.
+ */
+public interface SqsService {
+
+    CompletableFuture<ObjectNode> invoke(CallContext context, ApiRequest request);
+}

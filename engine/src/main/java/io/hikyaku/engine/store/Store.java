@@ -1,0 +1,48 @@
+package io.hikyaku.engine.store;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Where the engine keeps its state. A store is a set of ordered key-value spaces ({@link Keyspace})
+ * with atomic batches; the engine decides what the keys and values mean.
+ *
+ * <p>Contract:
+ * <ul>
+ *   <li>{@link #write} is called by one thread at a time (the engine serialises its commands) and
+ *       applies batches in call order.</li>
+ *   <li>Reads ({@link #get}, {@link #scan}) see every batch passed to {@code write} before them,
+ *       even one that is not yet durable.</li>
+ *   <li>The future returned by {@code write} completes when that batch is as durable as the
+ *       store's durability level promises (for the default level: fsynced). Callers acknowledge the
+ *       client only then. Stores should group concurrent batches into one fsync.</li>
+ *   <li>If a batch cannot be persisted (disk full, I/O error) the future completes exceptionally
+ *       with a {@link StoreException}; the store stays usable for later batches once the cause is
+ *       gone.</li>
+ * </ul>
+ */
+public interface Store extends AutoCloseable {
+
+    /** The value stored under {@code key}, or null. */
+    byte[] get(Keyspace space, byte[] key);
+
+    /**
+     * Visits every entry of {@code space} whose key starts with {@code prefix} (empty = all), in
+     * unsigned byte order of keys. Used at start-up to rebuild in-memory indexes.
+     */
+    void scan(Keyspace space, byte[] prefix, EntryVisitor visitor);
+
+    /** Applies {@code batch} atomically; see the class comment for durability. */
+    CompletableFuture<Void> write(StoreBatch batch);
+
+    /** True when the store keeps nothing across restarts (the engine may then skip some work). */
+    boolean isEphemeral();
+
+    @Override
+    void close();
+
+    /** Receives entries from {@link #scan}. Return false to stop early. */
+    @FunctionalInterface
+    interface EntryVisitor {
+        boolean visit(byte[] key, byte[] value);
+    }
+}
