@@ -13,7 +13,11 @@ import java.util.concurrent.CompletableFuture;
  * carrying the exact SQS error. It completes only once the change is durable. A long-polling
  * ReceiveMessage completes later, without holding a thread while it waits.
  */
-public interface SqsService {
+public interface SqsService extends AutoCloseable {
 
     CompletableFuture<ObjectNode> invoke(CallContext context, ApiRequest request);
+
+    /** Stops timers and closes the store. */
+    @Override
+    void close();
 }
