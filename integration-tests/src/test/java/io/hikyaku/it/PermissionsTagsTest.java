@@ -135,11 +135,4 @@ class PermissionsTagsTest extends SqsTestBase {
         sqsV1.untagQueue(url, List.of("a"));
         assertThat(sqsV1.listQueueTags(url).getTags()).isEqualTo(Map.of("b", "2"));
     }
-
-    @Test
-    void tagsDoNotTakePartInCreateQueueIdempotence() {
-        String name = unique("tags");
-        String url = sqs.createQueue(b -> b.queueName(name).tags(Map.of("k", "v"))).queueUrl();
-        assertThat(sqs.createQueue(b -> b.queueName(name).tags(Map.of("k", "other"))).queueUrl()).isEqualTo(url);
-    }
 }
