@@ -3,6 +3,7 @@ package io.hikyaku.protocol;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /** AWS JSON 1.0 with awsQueryCompatible errors: {@code X-Amz-Target: AmazonSQS.<Action>}. */
@@ -13,11 +14,22 @@ final class JsonProtocol {
 
     private JsonProtocol() {}
 
-    static ApiRequest decode(HttpRequestData request, String target) {
+    /** JSON when the target header is present, or the body is declared AWS JSON (then a missing target is an unknown operation). */
+    static boolean isJson(HttpRequestData request) {
+        if (request.header("x-amz-target") != null) {
+            return true;
+        }
+        String contentType = request.header("content-type");
+        return contentType != null && contentType.trim().toLowerCase(Locale.ROOT).startsWith("application/x-amz-json");
+    }
+
+    static ApiRequest decode(HttpRequestData request) {
+        String target = request.header("x-amz-target") == null ? "" : request.header("x-amz-target").trim();
         String action = target.startsWith(TARGET_PREFIX) ? target.substring(TARGET_PREFIX.length()) : null;
         if (!QueryModel.isAction(action)) {
-            throw new ApiException("UnknownOperationException",
-                    "The operation " + target + " is not valid for this endpoint.");
+            throw new ApiException("UnknownOperationException", target.isEmpty()
+                    ? "The request must contain the header X-Amz-Target."
+                    : "The operation " + target + " is not valid for this endpoint.");
         }
         ObjectNode input = JsonCodec.parseObject(request.body() == null ? new byte[0] : request.body());
         return new ApiRequest(action, input, WireProtocol.JSON, false, request.path());

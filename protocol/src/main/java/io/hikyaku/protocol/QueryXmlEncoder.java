@@ -33,7 +33,7 @@ final class QueryXmlEncoder {
             out.append("</").append(action).append("Result>");
         }
         out.append("<ResponseMetadata>");
-        XmlText.element(out, "RequestId", requestId);
+        XmlText.element(out, "RequestId", requestId == null ? "" : requestId);
         out.append("</ResponseMetadata>");
         out.append("</").append(action).append("Response>");
         return out.toString();

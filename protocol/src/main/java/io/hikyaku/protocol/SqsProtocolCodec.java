@@ -3,8 +3,9 @@ package io.hikyaku.protocol;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * The SQS {@link ProtocolCodec}: AWS JSON 1.0 when {@code X-Amz-Target} is present (on any path),
- * otherwise Query/XML. Thread-safe and stateless.
+ * The SQS {@link ProtocolCodec}: AWS JSON 1.0 when {@code X-Amz-Target} is present (on any path)
+ * or the content type is {@code application/x-amz-json-*}, otherwise Query/XML. Thread-safe and
+ * stateless.
  */
 public final class SqsProtocolCodec implements ProtocolCodec {
 
@@ -12,13 +13,13 @@ public final class SqsProtocolCodec implements ProtocolCodec {
 
     @Override
     public ApiRequest decode(HttpRequestData request) {
-        String target = request.header("x-amz-target");
+        boolean json = JsonProtocol.isJson(request);
         try {
-            return target != null ? JsonProtocol.decode(request, target.trim()) : QueryProtocol.decode(request);
+            return json ? JsonProtocol.decode(request) : QueryProtocol.decode(request);
         } catch (ApiException e) {
             throw e;
         } catch (RuntimeException e) { // a request we cannot read is the sender's fault, never a 500
-            throw new ApiException(target != null ? "SerializationException" : "MalformedQueryString",
+            throw new ApiException(json ? "SerializationException" : "MalformedQueryString",
                     "The request could not be read.");
         }
     }
@@ -33,7 +34,7 @@ public final class SqsProtocolCodec implements ProtocolCodec {
     @Override
     public HttpResponseData encodeError(HttpRequestData raw, ApiRequest decoded, ApiException error, String requestId) {
         WireProtocol protocol = decoded != null ? decoded.protocol()
-                : raw != null && raw.header("x-amz-target") != null ? WireProtocol.JSON : WireProtocol.QUERY;
+                : raw != null && JsonProtocol.isJson(raw) ? WireProtocol.JSON : WireProtocol.QUERY;
         if (protocol == WireProtocol.JSON) {
             return JsonProtocol.error(error, requestId);
         }

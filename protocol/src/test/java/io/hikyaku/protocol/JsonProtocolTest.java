@@ -105,6 +105,15 @@ class JsonProtocolTest {
         }
     }
 
+    @Test
+    void anAwsJsonContentTypeWithoutTargetIsAnUnknownJsonOperation() {
+        HttpResponseData response = Http.decodeError(request("POST", "/", "", utf8("{}"),
+                "Content-Type", "application/x-amz-json-1.0"));
+        assertEquals(400, response.status());
+        assertEquals("application/x-amz-json-1.0", response.headers().get("Content-Type"));
+        assertEquals("com.amazon.coral.service#UnknownOperationException", tree(response).get("__type").asText());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"{", "{\"QueueUrl\":", "{\"QueueUrl\":\"u\"", "[1,2]", "\"text\"", "42", "null", "true",
             "{\"a\":1}garbage", "{\"a\":1}{}", "{'a':1}", "{\"a\":NaN}", "{\"a\":01}", "{a:1}", "\u0000"})
