@@ -43,6 +43,12 @@ final class QueryInputConverter {
                 }
             } else if (fieldShape instanceof ListOf list) {
                 TreeMap<Integer, Item> items = itemsOf(params, name);
+                if (items.isEmpty()) {
+                    // Clients generated from the JSON model, which has no Query names, send the
+                    // non-flattened form "MessageSystemAttributeNames.member.1".
+                    name = field.jsonName() + ".member";
+                    items = itemsOf(params, name);
+                }
                 if (!items.isEmpty()) {
                     out.set(field.jsonName(), list(list, items, path + name + "."));
                 } else if ("".equals(params.get(field.jsonName()))) {

@@ -119,6 +119,14 @@ class QueryInputConversionTest {
     }
 
     @Test
+    void nonFlattenedListsFromJsonModelClientsAreAccepted() {
+        ApiRequest request = CODEC.decode(form("Action=ReceiveMessage&QueueUrl=u"
+                + "&MessageSystemAttributeNames.member.2=SentTimestamp&MessageSystemAttributeNames.member.1=SenderId"));
+        assertEquals(tree("{\"QueueUrl\":\"u\",\"MessageSystemAttributeNames\":[\"SenderId\",\"SentTimestamp\"]}"),
+                request.input());
+    }
+
+    @Test
     void anEmptyListMarkerBecomesAnEmptyList() {
         // botocore sends an empty list as "Entries=" (its member name with an empty value).
         ApiRequest request = CODEC.decode(form("Action=SendMessageBatch&QueueUrl=u&Entries="));
