@@ -21,6 +21,8 @@ public final class ErrorCatalogue {
     private static final String SQS = "com.amazonaws.sqs#";
     private static final String CORAL = "com.amazon.coral.service#";
     private static final Map<String, Entry> ENTRIES = new HashMap<>();
+    /** The same entries by Query code, so a caller that names an error by its code still gets it right. */
+    private static final Map<String, Entry> BY_QUERY_CODE = new HashMap<>();
 
     static {
         // errorType                          Query code                                        status  sender  JSON __type
@@ -79,13 +81,22 @@ public final class ErrorCatalogue {
     private ErrorCatalogue() {}
 
     private static void add(String errorType, String queryCode, int status, boolean sender, String jsonType) {
-        ENTRIES.put(errorType, new Entry(errorType, queryCode, status, sender, jsonType));
+        Entry entry = new Entry(errorType, queryCode, status, sender, jsonType);
+        ENTRIES.put(errorType, entry);
+        BY_QUERY_CODE.putIfAbsent(queryCode, entry);
     }
 
-    /** The entry for {@code errorType}; an unknown type travels as a 400 Sender error under its own name. */
+    /**
+     * The entry for {@code errorType} (a JSON shape name, or failing that a Query code such as
+     * {@code AWS.SimpleQueueService.NonExistentQueue}); an unknown type travels as a 400 Sender error
+     * under its own name.
+     */
     public static Entry lookup(String errorType) {
         String type = errorType == null || errorType.isEmpty() ? "InternalError" : errorType;
         Entry entry = ENTRIES.get(type);
+        if (entry == null) {
+            entry = BY_QUERY_CODE.get(type);
+        }
         return entry != null ? entry : new Entry(type, type, 400, true, SQS + type);
     }
 

@@ -51,6 +51,13 @@ class ErrorCatalogueTest {
     }
 
     @Test
+    void queryCodesFindTheirEntryToo() {
+        assertEquals("QueueDoesNotExist", ErrorCatalogue.lookup("AWS.SimpleQueueService.NonExistentQueue").errorType());
+        assertEquals("com.amazonaws.sqs#QueueNameExists", ErrorCatalogue.lookup("QueueAlreadyExists").jsonType());
+        assertEquals(403, ErrorCatalogue.lookup("AWS.SimpleQueueService.PurgeQueueInProgress").status());
+    }
+
+    @Test
     void aMissingTypeIsAnInternalError() {
         assertEquals(500, ErrorCatalogue.lookup(null).status());
         assertEquals(500, ErrorCatalogue.lookup("").status());
