@@ -1,0 +1,81 @@
+package io.hikyaku.it;
+
+import static io.hikyaku.it.support.RawHttp.JSON_TYPE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hikyaku.it.support.Json;
+import io.hikyaku.it.support.SqsTestBase;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** AWS JSON 1.0 wire details seen raw: headers, error bodies, POSTs to queue paths (behaviours 1, 74). */
+class JsonProtocolTest extends SqsTestBase {
+
+    @Test
+    void successHasJsonContentTypeAndRequestId() {
+        String name = unique("jp");
+        var r = http.json("CreateQueue", "{\"QueueName\":\"" + name + "\"}");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.header("content-type")).startsWith(JSON_TYPE);
+        assertThat(r.header("x-amzn-RequestId")).isNotBlank();
+        assertThat(Json.parse(r.body()).path("QueueUrl").asText()).isEqualTo(queueUrl(name));
+    }
+
+    @Test
+    void b1_errorBodyAndHeaders() {
+        var r = http.json("GetQueueAttributes", "{\"QueueUrl\":\"" + queueUrl("jp-missing") + "\",\"AttributeNames\":[\"All\"]}");
+        assertThat(r.status()).isEqualTo(400);
+        assertThat(r.header("content-type")).startsWith(JSON_TYPE);
+        assertThat(r.header("x-amzn-query-error")).isEqualTo("AWS.SimpleQueueService.NonExistentQueue;Sender");
+        JsonNode body = Json.parse(r.body());
+        assertThat(body.path("__type").asText()).isEqualTo("com.amazonaws.sqs#QueueDoesNotExist");
+        assertThat(body.path("message").asText()).isEqualTo("The specified queue does not exist.");
+    }
+
+    @Test
+    void b74_jsonPostedToTheQueueUrlPath() {
+        String name = unique("jp-path");
+        String url = createQueue(name);
+        var sent = http.post("/" + ACCOUNT + "/" + name,
+                ("{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"php style\"}").getBytes(StandardCharsets.UTF_8),
+                "Content-Type", JSON_TYPE, "X-Amz-Target", "AmazonSQS.SendMessage");
+        assertThat(sent.status()).isEqualTo(200);
+        assertThat(sent.header("content-type")).startsWith(JSON_TYPE);
+        assertThat(Json.parse(sent.body()).path("MD5OfMessageBody").asText()).isEqualTo(SendReceiveTest.md5Hex("php style"));
+        var got = http.post("/" + ACCOUNT + "/" + name, ("{\"QueueUrl\":\"" + url + "\"}").getBytes(StandardCharsets.UTF_8),
+                "Content-Type", JSON_TYPE, "X-Amz-Target", "AmazonSQS.ReceiveMessage");
+        assertThat(got.status()).isEqualTo(200);
+        assertThat(got.header("content-type")).startsWith(JSON_TYPE);
+        assertThat(Json.parse(got.body()).path("Messages").get(0).path("Body").asText()).isEqualTo("php style");
+    }
+
+    @Test
+    void batchResultShapeOnTheWire() {
+        String url = createQueue(unique("jp-batch"));
+        var r = http.json("SendMessageBatch", "{\"QueueUrl\":\"" + url + "\",\"Entries\":[{\"Id\":\"a\",\"MessageBody\":\"test\"},"
+                + "{\"Id\":\"b\",\"MessageBody\":\"\\u0001\"}]}");
+        assertThat(r.status()).isEqualTo(200);
+        JsonNode body = Json.parse(r.body());
+        assertThat(body.path("Successful").get(0).path("Id").asText()).isEqualTo("a");
+        assertThat(body.path("Successful").get(0).path("MD5OfMessageBody").asText()).isEqualTo("098f6bcd4621d373cade4e832627b4f6");
+        JsonNode failed = body.path("Failed").get(0);
+        assertThat(failed.path("Id").asText()).isEqualTo("b");
+        assertThat(failed.path("Code").asText()).isEqualTo("InvalidMessageContents");
+        assertThat(failed.path("SenderFault").asBoolean()).isTrue();
+        assertThat(failed.path("Message").asText()).isNotBlank();
+    }
+
+    @Test
+    void numbersAndTimestampsInTheJsonShape() {
+        String url = createQueue(unique("jp-shape"));
+        http.json("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"x\"}");
+        var r = http.json("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageSystemAttributeNames\":[\"All\"]}");
+        JsonNode m = Json.parse(r.body()).path("Messages").get(0);
+        // system attribute values are strings in SQS's JSON
+        assertThat(m.path("Attributes").path("SentTimestamp").isTextual()).isTrue();
+        assertThat(m.path("Attributes").path("SentTimestamp").asText()).isEqualTo(String.valueOf(clock.millis()));
+        assertThat(m.path("ReceiptHandle").asText()).isNotBlank();
+        assertThat(m.path("MD5OfBody").asText()).isEqualTo(SendReceiveTest.md5Hex("x"));
+    }
+}
