@@ -90,18 +90,42 @@ class DeadLetterTest extends SqsTestBase {
     }
 
     @Test
-    void invalidRedrivePolicies() {
-        String dlqName = unique("dlq");
-        createQueue(dlqName);
-        String fifoDlq = uniqueFifo("dlq");
-        createFifoQueue(fifoDlq, Map.of());
+    void redrivePolicyToAMissingQueue() {
         assertV2Error(() -> createQueue(unique("dl-bad"), Map.of(QueueAttributeName.REDRIVE_POLICY,
                 redrivePolicy(arn("no-such-dlq"), 3))), "InvalidParameterValue", null);
+    }
+
+    @Test
+    void redrivePolicyWithMaxReceiveCountZero() {
+        String dlqName = unique("dlq");
+        createQueue(dlqName);
         assertV2Error(() -> createQueue(unique("dl-bad"), Map.of(QueueAttributeName.REDRIVE_POLICY,
                 redrivePolicy(arn(dlqName), 0))), "InvalidParameterValue", null);
+    }
+
+    @Test
+    void redrivePolicyWithoutMaxReceiveCount() {
+        String dlqName = unique("dlq");
+        createQueue(dlqName);
+        String policy = "{\"deadLetterTargetArn\":\"" + arn(dlqName) + "\"}";
+        // AWS: "Value {...} for parameter RedrivePolicy is invalid. Reason: Redrive policy does not contain mandatory
+        // attribute: maxReceiveCount." (InvalidParameterValue)
+        assertV2Error(() -> createQueue(unique("dl-bad"), Map.of(QueueAttributeName.REDRIVE_POLICY, policy)),
+                "InvalidParameterValue", "Value " + policy + " for parameter RedrivePolicy is invalid. Reason: Redrive policy"
+                        + " does not contain mandatory attribute: maxReceiveCount.");
+    }
+
+    @Test
+    void redrivePolicyThatIsNotJson() {
+        // AWS reports RedrivePolicy content errors as InvalidParameterValue ("Value ... for parameter RedrivePolicy is invalid.")
         assertV2Error(() -> createQueue(unique("dl-bad"), Map.of(QueueAttributeName.REDRIVE_POLICY, "not json")),
                 "InvalidParameterValue", null);
-        // a standard queue cannot use a FIFO dead-letter queue
+    }
+
+    @Test
+    void standardQueueCannotUseAFifoDeadLetterQueue() {
+        String fifoDlq = uniqueFifo("dlq");
+        createFifoQueue(fifoDlq, Map.of());
         assertV2Error(() -> createQueue(unique("dl-bad"), Map.of(QueueAttributeName.REDRIVE_POLICY,
                 redrivePolicy(arn(fifoDlq), 3))), "InvalidParameterValue", null);
     }

@@ -80,10 +80,19 @@ class PermissionsTagsTest extends SqsTestBase {
     }
 
     @Test
-    void invalidPermissionRequests() {
+    void addPermissionWithAnUnknownAction() {
         String url = createQueue(unique("perm"));
-        assertV2Error(() -> sqs.addPermission(b -> b.queueUrl(url).label("bad").awsAccountIds("111111111111").actions("Foo")),
+        // AWS: "Value SQS:<action> for parameter ActionName is invalid. Reason: Please refer to the appropriate WSDL
+        // for a list of valid actions." (InvalidParameterValue)
+        var e = assertV2Error(() -> sqs.addPermission(b -> b.queueUrl(url).label("bad").awsAccountIds("111111111111").actions("Foo")),
                 "InvalidParameterValue", null);
+        assertThat(e.awsErrorDetails().errorMessage()).contains("for parameter ActionName is invalid.");
+        assertThat(sqs.getQueueAttributes(b -> b.queueUrl(url).attributeNames(QueueAttributeName.POLICY)).attributes()).isEmpty();
+    }
+
+    @Test
+    void addPermissionWithAnInvalidLabel() {
+        String url = createQueue(unique("perm"));
         assertV2Error(() -> sqs.addPermission(b -> b.queueUrl(url).label("bad label!").awsAccountIds("111111111111")
                 .actions("SendMessage")), "InvalidParameterValue", null);
     }
