@@ -78,4 +78,16 @@ class JsonProtocolTest extends SqsTestBase {
         assertThat(m.path("ReceiptHandle").asText()).isNotBlank();
         assertThat(m.path("MD5OfBody").asText()).isEqualTo(SendReceiveTest.md5Hex("x"));
     }
+
+    @Test
+    void queueUrlsFollowTheHostTheClientUsed() {
+        String port = endpoint.substring(endpoint.lastIndexOf(':') + 1);
+        var viaLocalhost = new io.hikyaku.it.support.RawHttp("http://localhost:" + port);
+        String name = unique("jp-host");
+        var r = viaLocalhost.json("CreateQueue", "{\"QueueName\":\"" + name + "\"}");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(Json.parse(r.body()).path("QueueUrl").asText()).isEqualTo("http://localhost:" + port + "/" + ACCOUNT + "/" + name);
+        // the same queue, seen through the IP address, has that URL
+        assertThat(sqs.getQueueUrl(b -> b.queueName(name)).queueUrl()).isEqualTo(queueUrl(name));
+    }
 }

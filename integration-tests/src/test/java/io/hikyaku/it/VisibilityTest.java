@@ -217,4 +217,48 @@ class VisibilityTest extends SqsTestBase {
                 .containsEntry("ApproximateNumberOfMessages", "0")
                 .containsEntry("ApproximateNumberOfMessagesNotVisible", "0");
     }
+
+    @Test
+    void loweringRetentionExpiresMessagesAlreadyStored() {
+        String url = createQueue(unique("vis-ret-lower"));
+        sendOne(url, "stored before");
+        advance(Duration.ofSeconds(30));
+        sqs.setQueueAttributes(b -> b.queueUrl(url).attributes(Map.of(QueueAttributeName.MESSAGE_RETENTION_PERIOD, "60")));
+        assertThat(attribute(url, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)).isEqualTo("1");
+        advance(Duration.ofSeconds(31));
+        assertThat(receive(url)).isEmpty();
+    }
+
+    @Test
+    void firstReceiveTimestampStaysAndSentTimestampFollowsTheClock() {
+        String url = createQueue(unique("vis-ts"));
+        advance(Duration.ofSeconds(5));
+        long sentAt = clock.millis();
+        sendOne(url, "ts");
+        advance(Duration.ofSeconds(7));
+        long firstAt = clock.millis();
+        Message first = sqs.receiveMessage(b -> b.queueUrl(url).visibilityTimeout(1)
+                .messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages().get(0);
+        advance(Duration.ofSeconds(2));
+        Message second = sqs.receiveMessage(b -> b.queueUrl(url)
+                .messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages().get(0);
+        for (Message m : List.of(first, second)) {
+            assertThat(m.attributesAsStrings()).containsEntry("SentTimestamp", String.valueOf(sentAt))
+                    .containsEntry("ApproximateFirstReceiveTimestamp", String.valueOf(firstAt));
+        }
+        assertThat(second.attributesAsStrings()).containsEntry("ApproximateReceiveCount", "2");
+    }
+
+    @Test
+    void fifoChangeVisibilityKeepsTheGroupLocked() {
+        String url = createFifoQueue(uniqueFifo("vis-fifo"), Map.of());
+        sqs.sendMessage(b -> b.queueUrl(url).messageBody("f1").messageGroupId("g").messageDeduplicationId("1"));
+        sqs.sendMessage(b -> b.queueUrl(url).messageBody("f2").messageGroupId("g").messageDeduplicationId("2"));
+        String handle = sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(1)).messages().get(0).receiptHandle();
+        sqs.changeMessageVisibility(b -> b.queueUrl(url).receiptHandle(handle).visibilityTimeout(120));
+        advance(Duration.ofSeconds(31));
+        assertThat(receive(url)).isEmpty();
+        advance(Duration.ofSeconds(90));
+        assertThat(receive(url)).extracting(Message::body).startsWith("f1");
+    }
 }
