@@ -271,4 +271,38 @@ class BatchTest extends SqsTestBase {
         assertThat(sqsV1.receiveMessage(url).getMessages()).isEmpty();
     }
 
+
+    @Test
+    void b55_attributesCountTowardsTheBatchPayload() {
+        String url = createQueue(unique("bt-big-attr"));
+        // 524288 + len("k") + len("String") + len("v") + 524281 = 1048577
+        SendMessageBatchRequestEntry withAttribute = SendMessageBatchRequestEntry.builder().id("a").messageBody("a".repeat(524288))
+                .messageAttributes(Map.of("k", MessageAttributeValue.builder().dataType("String").stringValue("v").build())).build();
+        assertV2Error(() -> sqs.sendMessageBatch(b -> b.queueUrl(url).entries(withAttribute, entry("b", "b".repeat(524281)))),
+                "AWS.SimpleQueueService.BatchRequestTooLong",
+                "Batch requests cannot be longer than 1048576 bytes. You have sent 1048577 bytes.");
+    }
+
+    @Test
+    void b54_duplicateIdsInDeleteAndChangeVisibilityBatches() {
+        String url = createQueue(unique("bt-dup"));
+        assertV2Error(() -> sqs.deleteMessageBatch(b -> b.queueUrl(url).entries(e -> e.id("x").receiptHandle("h1"),
+                e -> e.id("x").receiptHandle("h2"))), "AWS.SimpleQueueService.BatchEntryIdsNotDistinct", "Id x repeated.");
+        assertV2Error(() -> sqs.changeMessageVisibilityBatch(b -> b.queueUrl(url).entries(
+                        e -> e.id("y").receiptHandle("h1").visibilityTimeout(1), e -> e.id("y").receiptHandle("h2").visibilityTimeout(1))),
+                "AWS.SimpleQueueService.BatchEntryIdsNotDistinct", "Id y repeated.");
+    }
+
+    @Test
+    void sendBatchWithBadEntryDelayFailsOnlyThatEntry() {
+        String url = createQueue(unique("bt-delay"));
+        SendMessageBatchResponse r = sqs.sendMessageBatch(b -> b.queueUrl(url).entries(entry("ok", "fine"),
+                SendMessageBatchRequestEntry.builder().id("late").messageBody("x").delaySeconds(901).build()));
+        assertThat(r.successful()).extracting(SendMessageBatchResultEntry::id).containsExactly("ok");
+        assertThat(r.failed()).singleElement().satisfies(f -> {
+            assertThat(f.id()).isEqualTo("late");
+            assertThat(f.code()).isEqualTo("InvalidParameterValue");
+            assertThat(f.senderFault()).isTrue();
+        });
+    }
 }

@@ -40,6 +40,7 @@ class QueryProtocolTest extends SqsTestBase {
         assertThat(x.rootName()).isEqualTo(action + "Response");
         assertThat(x.rootNamespace()).isEqualTo(NS);
         assertThat(x.first("RequestId")).isNotBlank();
+        assertThat(r.header("x-amzn-RequestId")).isEqualTo(x.first("RequestId"));
         return x;
     }
 
@@ -53,6 +54,8 @@ class QueryProtocolTest extends SqsTestBase {
             assertThat(x.first("Message")).isEqualTo(message);
         }
         assertThat(x.first("RequestId")).isNotBlank();
+        assertThat(x.rootNamespace()).isEqualTo(NS);
+        assertThat(r.header("x-amzn-RequestId")).isEqualTo(x.first("RequestId"));
         return x;
     }
 

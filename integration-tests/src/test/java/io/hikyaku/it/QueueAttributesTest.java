@@ -227,4 +227,14 @@ class QueueAttributesTest extends SqsTestBase {
         assertV1Error(() -> sqsV1.getQueueAttributes(url, java.util.List.of("Foobar")),
                 "InvalidAttributeName", "Unknown Attribute Foobar.");
     }
+
+    @Test
+    void unknownAttributeNameInSetQueueAttributes() {
+        String url = createQueue(unique("qa-set-unknown"));
+        assertV2Error(() -> sqs.setQueueAttributes(b -> b.queueUrl(url).attributesWithStrings(Map.of("Foobar", "1"))),
+                "InvalidAttributeName", "Unknown Attribute Foobar.");
+        // read-only attributes cannot be set either
+        assertV2Error(() -> sqs.setQueueAttributes(b -> b.queueUrl(url).attributesWithStrings(Map.of("QueueArn", "x"))),
+                "InvalidAttributeName", null);
+    }
 }

@@ -278,4 +278,16 @@ class QueueLifecycleTest extends SqsTestBase {
         assertV1Error(() -> sqsV1.getQueueUrl(name), NON_EXISTENT, NON_EXISTENT_MSG);
         assertV1Error(() -> sqsV1.deleteQueue(url), NON_EXISTENT, NON_EXISTENT_MSG);
     }
+
+    @Test
+    void listQueuesPaginatorOfSdkV2WalksEveryPage() {
+        String prefix = unique("lpag");
+        List<String> urls = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            urls.add(createQueue(prefix + "-" + i));
+        }
+        List<String> seen = new ArrayList<>();
+        sqs.listQueuesPaginator(b -> b.queueNamePrefix(prefix).maxResults(2)).queueUrls().forEach(seen::add);
+        assertThat(seen).containsExactlyInAnyOrderElementsOf(urls);
+    }
 }
