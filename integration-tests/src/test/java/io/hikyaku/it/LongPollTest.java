@@ -24,6 +24,11 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * wait so the test passes whether the server measures the wait on the wall clock or on its clock.
  */
 class LongPollTest extends SqsTestBase {
+    /**
+     * A poll parked for 2 s and woken 0.3 s in must answer well before its 2 s run out; the margin is wide because
+     * the build machine is shared and often loaded.
+     */
+    static final long WOKEN_WITHIN_MILLIS = 1600;
     private final ExecutorService pool = Executors.newFixedThreadPool(4);
 
     @AfterEach
@@ -76,7 +81,7 @@ class LongPollTest extends SqsTestBase {
         sqs.sendMessage(b -> b.queueUrl(url).messageBody("wake up"));
         List<Message> got = await(parked);
         assertThat(got).extracting(Message::body).containsExactly("wake up");
-        assertThat(elapsedMillis(sentAt)).as("woken by the send, not by the wait running out").isLessThan(1200);
+        assertThat(elapsedMillis(sentAt)).as("woken by the send, not by the wait running out").isLessThan(WOKEN_WITHIN_MILLIS);
     }
 
     @Test
@@ -88,7 +93,7 @@ class LongPollTest extends SqsTestBase {
         long sentAt = System.nanoTime();
         sqsV1.sendMessage(url, "v1 wake");
         assertThat(await(parked)).extracting(com.amazonaws.services.sqs.model.Message::getBody).containsExactly("v1 wake");
-        assertThat(elapsedMillis(sentAt)).isLessThan(1200);
+        assertThat(elapsedMillis(sentAt)).isLessThan(WOKEN_WITHIN_MILLIS);
     }
 
     @Test
@@ -99,7 +104,7 @@ class LongPollTest extends SqsTestBase {
         long sentAt = System.nanoTime();
         sqs.sendMessage(b -> b.queueUrl(url).messageBody("fifo wake").messageGroupId("g"));
         assertThat(await(parked)).extracting(Message::body).containsExactly("fifo wake");
-        assertThat(elapsedMillis(sentAt)).isLessThan(1200);
+        assertThat(elapsedMillis(sentAt)).isLessThan(WOKEN_WITHIN_MILLIS);
     }
 
     @Test
@@ -112,7 +117,7 @@ class LongPollTest extends SqsTestBase {
         long changedAt = System.nanoTime();
         sqs.changeMessageVisibility(b -> b.queueUrl(url).receiptHandle(handle).visibilityTimeout(0));
         assertThat(await(parked)).extracting(Message::body).containsExactly("released");
-        assertThat(elapsedMillis(changedAt)).isLessThan(1200);
+        assertThat(elapsedMillis(changedAt)).isLessThan(WOKEN_WITHIN_MILLIS);
     }
 
     @Test
@@ -124,7 +129,7 @@ class LongPollTest extends SqsTestBase {
         long advancedAt = System.nanoTime();
         clock.advance(Duration.ofSeconds(60));
         assertThat(await(parked)).extracting(Message::body).containsExactly("delayed");
-        assertThat(elapsedMillis(advancedAt)).isLessThan(1200);
+        assertThat(elapsedMillis(advancedAt)).isLessThan(WOKEN_WITHIN_MILLIS);
     }
 
     @Test
@@ -137,7 +142,7 @@ class LongPollTest extends SqsTestBase {
         long advancedAt = System.nanoTime();
         clock.advance(Duration.ofSeconds(100));
         assertThat(await(parked)).extracting(Message::body).containsExactly("expired");
-        assertThat(elapsedMillis(advancedAt)).isLessThan(1200);
+        assertThat(elapsedMillis(advancedAt)).isLessThan(WOKEN_WITHIN_MILLIS);
     }
 
     @Test

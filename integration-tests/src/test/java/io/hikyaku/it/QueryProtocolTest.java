@@ -303,4 +303,53 @@ class QueryProtocolTest extends SqsTestBase {
         assertThat(body.fieldNames().next()).isEqualTo("ListQueuesResponse");
         assertThat(body.path("ListQueuesResponse").toString()).contains(name);
     }
+
+    @Test
+    void bodyWithXmlSpecialCharactersAndCarriageReturnsRoundTrips() {
+        String url = queryCreateQueue(unique("qp-xml"));
+        String body = "a\r\nb\rc <tag> & \"quoted\" 'single' ]]> \u00e9\u4e16 \uD83D\uDE00\t";
+        Xml sent = ok(call("/", "Action", "SendMessage", "QueueUrl", url, "MessageBody", body), "SendMessage");
+        assertThat(sent.first("MD5OfMessageBody")).isEqualTo(SendReceiveTest.md5Hex(body));
+        Xml got = ok(call("/", "Action", "ReceiveMessage", "QueueUrl", url), "ReceiveMessage");
+        // an XML parser turns a raw CR into LF: the server must escape it for the body to survive
+        assertThat(got.first("Body")).isEqualTo(body);
+        assertThat(got.first("MD5OfBody")).isEqualTo(SendReceiveTest.md5Hex(body));
+    }
+
+    @Test
+    void aOneMiBBodyFitsEvenPercentEncoded() {
+        String url = queryCreateQueue(unique("qp-big"));
+        String body = "\u00e9".repeat(524288); // 1 MiB of UTF-8, about 3 MiB once percent-encoded
+        Xml sent = ok(call("/", "Action", "SendMessage", "QueueUrl", url, "MessageBody", body), "SendMessage");
+        assertThat(sent.first("MD5OfMessageBody")).isEqualTo(SendReceiveTest.md5Hex(body));
+        error(call("/", "Action", "SendMessage", "QueueUrl", url, "MessageBody", body + "x"), 400, "InvalidParameterValue",
+                "One or more parameters are invalid. Reason: Message must be shorter than 1048576 bytes.");
+    }
+
+    @Test
+    void longPollOverQueryWakesOnSend() throws Exception {
+        String url = queryCreateQueue(unique("qp-lp"));
+        var pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            var parked = pool.submit(() -> call("/", "Action", "ReceiveMessage", "QueueUrl", url, "WaitTimeSeconds", "2"));
+            sleep(300);
+            long sentAt = System.nanoTime();
+            ok(call("/", "Action", "SendMessage", "QueueUrl", url, "MessageBody", "wake"), "SendMessage");
+            Xml got = ok(parked.get(10, java.util.concurrent.TimeUnit.SECONDS), "ReceiveMessage");
+            assertThat(got.first("Body")).isEqualTo("wake");
+            assertThat((System.nanoTime() - sentAt) / 1_000_000).isLessThan(LongPollTest.WOKEN_WITHIN_MILLIS);
+        } finally {
+            advance(Duration.ofSeconds(3));
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void errorDocumentOfAnInvalidParameterOverQuery() {
+        String url = queryCreateQueue(unique("qp-err"));
+        Xml x = error(call("/", "Action", "ReceiveMessage", "QueueUrl", url, "MaxNumberOfMessages", "11"), 400,
+                "InvalidParameterValue",
+                "Value 11 for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.");
+        assertThat(x.rootNamespace()).isEqualTo(NS);
+    }
 }

@@ -346,6 +346,27 @@ class SendReceiveTest extends SqsTestBase {
         assertThat(seen).hasSize(12);
     }
 
+    @Test
+    void b26_loneSurrogateInJsonBody() {
+        String url = createQueue(unique("sr-surrogate"));
+        var raw = http.json("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"bad \\ud800 half\"}");
+        assertThat(raw.status()).isEqualTo(400);
+        assertThat(raw.header("x-amzn-query-error")).isEqualTo("InvalidMessageContents;Sender");
+    }
+
+    @Test
+    void xrayTraceHeaderBecomesAwsTraceHeader() {
+        String url = createQueue(unique("sr-xray"));
+        String trace = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1";
+        var sent = http.send(http.request("/").header("Content-Type", io.hikyaku.it.support.RawHttp.JSON_TYPE)
+                .header("X-Amz-Target", "AmazonSQS.SendMessage").header("X-Amzn-Trace-Id", trace)
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"traced\"}")));
+        assertThat(sent.status()).isEqualTo(200);
+        Message m = sqs.receiveMessage(b -> b.queueUrl(url).messageSystemAttributeNames(MessageSystemAttributeName.AWS_TRACE_HEADER))
+                .messages().get(0);
+        assertThat(m.attributes()).containsEntry(MessageSystemAttributeName.AWS_TRACE_HEADER, trace);
+    }
+
     static String md5Hex(String s) {
         try {
             byte[] d = java.security.MessageDigest.getInstance("MD5").digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
