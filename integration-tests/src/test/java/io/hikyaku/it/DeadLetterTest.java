@@ -174,4 +174,15 @@ class DeadLetterTest extends SqsTestBase {
         assertThat(sqsV1.listDeadLetterSourceQueues(new com.amazonaws.services.sqs.model.ListDeadLetterSourceQueuesRequest()
                 .withQueueUrl(dlq)).getQueueUrls()).containsExactly(src);
     }
+
+    @Test
+    void redriveAllowPolicyByQueueAdmitsOnlyListedSources() {
+        String allowedName = unique("dl-allowed");
+        String dlqName = unique("dlq-byqueue");
+        createQueue(dlqName, Map.of(QueueAttributeName.REDRIVE_ALLOW_POLICY,
+                "{\"redrivePermission\":\"byQueue\",\"sourceQueueArns\":[\"" + arn(allowedName) + "\"]}"));
+        createQueue(allowedName, Map.of(QueueAttributeName.REDRIVE_POLICY, redrivePolicy(arn(dlqName), 3)));
+        assertV2Error(() -> createQueue(unique("dl-other"), Map.of(QueueAttributeName.REDRIVE_POLICY,
+                redrivePolicy(arn(dlqName), 3))), "InvalidParameterValue", null);
+    }
 }

@@ -66,4 +66,14 @@ class PurgeTest extends SqsTestBase {
         sqs.sendMessage(b -> b.queueUrl(url).messageBody("second").messageGroupId("g").messageDeduplicationId("d"));
         assertThat(sqs.receiveMessage(b -> b.queueUrl(url)).messages()).extracting(m -> m.body()).containsExactly("second");
     }
+
+    @Test
+    void b61_purgeReleasesAFifoGroupLockedByAnInFlightMessage() {
+        String url = createFifoQueue(uniqueFifo("purge-lock"), Map.of());
+        sqs.sendMessage(b -> b.queueUrl(url).messageBody("held").messageGroupId("g").messageDeduplicationId("1"));
+        assertThat(sqs.receiveMessage(b -> b.queueUrl(url)).messages()).hasSize(1);
+        sqs.purgeQueue(b -> b.queueUrl(url));
+        sqs.sendMessage(b -> b.queueUrl(url).messageBody("next").messageGroupId("g").messageDeduplicationId("2"));
+        assertThat(sqs.receiveMessage(b -> b.queueUrl(url)).messages()).extracting(m -> m.body()).containsExactly("next");
+    }
 }

@@ -367,6 +367,17 @@ class SendReceiveTest extends SqsTestBase {
         assertThat(m.attributes()).containsEntry(MessageSystemAttributeName.AWS_TRACE_HEADER, trace);
     }
 
+    @Test
+    void numberAttributeMustBeANumberAndBinaryMustNotBeEmpty() {
+        String url = createQueue(unique("sr-types"));
+        assertV2Error(() -> sqs.sendMessage(b -> b.queueUrl(url).messageBody("x").messageAttributes(Map.of("n",
+                MessageAttributeValue.builder().dataType("Number").stringValue("not a number").build()))),
+                "InvalidParameterValue", null);
+        assertV2Error(() -> sqs.sendMessage(b -> b.queueUrl(url).messageBody("x").messageAttributes(Map.of("b",
+                MessageAttributeValue.builder().dataType("Binary").binaryValue(SdkBytes.fromByteArray(new byte[0])).build()))),
+                "InvalidParameterValue", null);
+    }
+
     static String md5Hex(String s) {
         try {
             byte[] d = java.security.MessageDigest.getInstance("MD5").digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
