@@ -86,12 +86,12 @@ class MoveTaskTest extends SqsTestBase {
         // one message per (fake) second: after two seconds at most three have moved
         advance(Duration.ofSeconds(1));
         advance(Duration.ofSeconds(1));
-        long moved = latestTask(arn(r.dlqName())).approximateNumberOfMessagesMoved();
-        for (int i = 0; i < 30 && moved == 0; i++) { // a loaded machine may run the timer late
+        long movedSoFar = latestTask(arn(r.dlqName())).approximateNumberOfMessagesMoved();
+        for (int i = 0; i < 30 && movedSoFar == 0; i++) { // a loaded machine may run the timer late
             sleep(100);
-            moved = latestTask(arn(r.dlqName())).approximateNumberOfMessagesMoved();
+            movedSoFar = latestTask(arn(r.dlqName())).approximateNumberOfMessagesMoved();
         }
-        assertThat(moved).isBetween(1L, 3L);
+        assertThat(movedSoFar).isBetween(1L, 3L);
         ListMessageMoveTasksResultEntry done = awaitTaskEnd(arn(r.dlqName()));
         assertThat(done.status()).isEqualTo("COMPLETED");
         assertThat(done.approximateNumberOfMessagesMoved()).isEqualTo(5L);
