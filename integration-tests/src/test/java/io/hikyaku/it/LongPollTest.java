@@ -29,7 +29,7 @@ class LongPollTest extends SqsTestBase {
      * the build machine is shared and often loaded.
      */
     static final long WOKEN_WITHIN_MILLIS = 1600;
-    private final ExecutorService pool = Executors.newFixedThreadPool(4);
+    private final ExecutorService pool = Executors.newFixedThreadPool(6);
 
     @AfterEach
     void releaseParkedPolls() {
@@ -49,11 +49,16 @@ class LongPollTest extends SqsTestBase {
         return f.get(10, TimeUnit.SECONDS);
     }
 
-    /** Pushes the fake clock past any wait of at most {@code seconds}, after the poll had time to park. */
-    private void expireWaitsLater(int seconds) {
+    /**
+     * Pushes the fake clock past any wait of at most {@code seconds}, again every 300 ms until every future is done
+     * (bounded): a poll that parks late, after one push, would otherwise wait for a clock that never moves again.
+     */
+    private void expireWaitsUntilDone(int seconds, Future<?>... futures) {
         pool.submit(() -> {
-            sleep(400);
-            advance(Duration.ofSeconds(seconds + 1));
+            for (int i = 0; i < 30 && !java.util.Arrays.stream(futures).allMatch(Future::isDone); i++) {
+                sleep(300);
+                advance(Duration.ofSeconds(seconds + 1));
+            }
         });
     }
 
@@ -64,9 +69,10 @@ class LongPollTest extends SqsTestBase {
     @Test
     void b42_emptyLongPollHasNoMessagesKey() throws Exception {
         String url = createQueue(unique("lp-empty"));
-        expireWaitsLater(1);
         long start = System.nanoTime();
-        var raw = await(async(() -> http.json("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\",\"WaitTimeSeconds\":1}")));
+        var call = async(() -> http.json("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\",\"WaitTimeSeconds\":1}"));
+        expireWaitsUntilDone(1, call);
+        var raw = await(call);
         assertThat(raw.status()).isEqualTo(200);
         assertThat(Json.parse(raw.body()).has("Messages")).isFalse();
         assertThat(elapsedMillis(start)).isLessThan(5000);
@@ -165,9 +171,25 @@ class LongPollTest extends SqsTestBase {
         Future<List<Message>> b = poll(url, 2);
         sleep(300);
         sqs.sendMessage(r -> r.queueUrl(url).messageBody("only one"));
-        expireWaitsLater(2);
+        expireWaitsUntilDone(2, a, b);
         int delivered = await(a).size() + await(b).size();
         assertThat(delivered).isEqualTo(1);
+    }
+
+    @Test
+    void fifoPollIgnoresALockedGroupAndWakesWhenTheLockIsReleased() throws Exception {
+        String url = createFifoQueue(uniqueFifo("lp-lock"), Map.of(QueueAttributeName.CONTENT_BASED_DEDUPLICATION, "true"));
+        sqs.sendMessage(b -> b.queueUrl(url).messageBody("a1").messageGroupId("A"));
+        String handle = sqs.receiveMessage(b -> b.queueUrl(url)).messages().get(0).receiptHandle();
+        Future<List<Message>> parked = poll(url, 2);
+        sleep(300);
+        sqs.sendMessage(b -> b.queueUrl(url).messageBody("a2").messageGroupId("A"));
+        sleep(300);
+        assertThat(parked.isDone()).as("a2 is behind the in-flight a1 and must not be delivered").isFalse();
+        long deletedAt = System.nanoTime();
+        sqs.deleteMessage(b -> b.queueUrl(url).receiptHandle(handle));
+        assertThat(await(parked)).extracting(Message::body).containsExactly("a2");
+        assertThat(elapsedMillis(deletedAt)).isLessThan(WOKEN_WITHIN_MILLIS);
     }
 
     private static long elapsedMillis(long startNanos) {
