@@ -192,6 +192,40 @@ class LongPollTest extends SqsTestBase {
         assertThat(elapsedMillis(deletedAt)).isLessThan(WOKEN_WITHIN_MILLIS);
     }
 
+    @Test
+    void pollOnADeadLetterQueueWakesWhenAMessageIsRedriven() throws Exception {
+        String dlqName = unique("lp-dlq");
+        String dlq = createQueue(dlqName);
+        String src = createQueue(unique("lp-src"), Map.of(QueueAttributeName.REDRIVE_POLICY, redrivePolicy(arn(dlqName), 1)));
+        sqs.sendMessage(b -> b.queueUrl(src).messageBody("poison"));
+        sqs.receiveMessage(b -> b.queueUrl(src).visibilityTimeout(0));
+        Future<List<Message>> parked = poll(dlq, 2);
+        sleep(300);
+        long movedAt = System.nanoTime();
+        // this receive finds the count exhausted and moves the message to the DLQ
+        assertThat(sqs.receiveMessage(b -> b.queueUrl(src)).messages()).isEmpty();
+        assertThat(await(parked)).extracting(Message::body).containsExactly("poison");
+        assertThat(elapsedMillis(movedAt)).isLessThan(WOKEN_WITHIN_MILLIS);
+    }
+
+    @Test
+    void pollOnAMoveTaskDestinationWakesWhenMessagesArrive() throws Exception {
+        String dlqName = unique("lp-mdlq");
+        String dlq = createQueue(dlqName);
+        createQueue(unique("lp-msrc"), Map.of(QueueAttributeName.REDRIVE_POLICY, redrivePolicy(arn(dlqName), 1)));
+        String destName = unique("lp-dest");
+        String dest = createQueue(destName);
+        sqs.sendMessage(b -> b.queueUrl(dlq).messageBody("to move"));
+        Future<List<Message>> parked = poll(dest, 2);
+        sleep(300);
+        long startedAt = System.nanoTime();
+        sqs.startMessageMoveTask(b -> b.sourceArn(arn(dlqName)).destinationArn(arn(destName)));
+        // a move task runs on the server's clock: let a second pass
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(await(parked)).extracting(Message::body).containsExactly("to move");
+        assertThat(elapsedMillis(startedAt)).isLessThan(WOKEN_WITHIN_MILLIS);
+    }
+
     private static long elapsedMillis(long startNanos) {
         return (System.nanoTime() - startNanos) / 1_000_000;
     }
