@@ -32,6 +32,8 @@ public final class BenchMain {
         @Option(names = "--server", defaultValue = "unknown", description = "server name in the result") String server;
         @Option(names = "--server-pid", description = "pid of the server, for CPU and RSS") String serverPid;
         @Option(names = "--duration", defaultValue = "10", description = "measuring window, seconds") double duration;
+        @Option(names = "--warmup", defaultValue = "2", description = "unmeasured load before the window, seconds")
+        double warmup;
         @Option(names = "--producers", defaultValue = "8") int producers;
         @Option(names = "--consumers", defaultValue = "8") int consumers;
         @Option(names = "--body-size", defaultValue = "256") int bodySize;
@@ -48,12 +50,14 @@ public final class BenchMain {
         @Option(names = "--queue-name", description = "preload/startup: queue holding stored messages") String queueName;
         @Option(names = "--results", defaultValue = "bench/results") Path results;
         @Option(names = "--io-threads", defaultValue = "2") int ioThreads;
+        @Option(names = "--max-backlog", defaultValue = "500",
+                description = "cycle/fifo: producers pause above this many unreceived messages") long maxBacklog;
 
         @Override
         public Integer call() throws Exception {
-            BenchConfig cfg = new BenchConfig(endpoint, scenario, label, server, serverPid, seconds(duration),
+            BenchConfig cfg = new BenchConfig(endpoint, scenario, label, server, serverPid, seconds(duration), seconds(warmup),
                     producers, consumers, bodySize, rate, groups, messages, waiters, waiterQueues, waitSeconds,
-                    seconds(drainTimeout), seconds(settle), ceiling, serverCmd, queueName, results, ioThreads);
+                    seconds(drainTimeout), seconds(settle), ceiling, serverCmd, queueName, results, ioThreads, maxBacklog);
             ResultLine line = ScenarioRunner.run(cfg);
             System.out.println(line.format());
             return 0;

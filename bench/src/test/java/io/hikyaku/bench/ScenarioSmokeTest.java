@@ -38,10 +38,9 @@ class ScenarioSmokeTest {
     }
 
     private static BenchConfig config(String scenario, URI endpoint, String serverCmd) {
-        BenchConfig d = BenchConfig.defaults(endpoint, scenario);
-        return new BenchConfig(endpoint, scenario, null, "fake", SELF_PID, Duration.ofMillis(1000), 4, 4, 256, 200,
+        return new BenchConfig(endpoint, scenario, null, "fake", SELF_PID, Duration.ofMillis(1000), Duration.ofMillis(200), 4, 4, 256, 200,
                 20, 2000, 50, 5, 1, Duration.ofSeconds(15), Duration.ofMillis(300), false, serverCmd, null,
-                results, 1);
+                results, 1, 500);
     }
 
     private static URI endpoint() {
@@ -81,8 +80,8 @@ class ScenarioSmokeTest {
     @Test
     void ceilingModeNeedsNoQueue() throws Exception {
         BenchConfig c = config("send", endpoint(), null);
-        BenchConfig ceiling = new BenchConfig(c.endpoint(), "send", "send-ceiling", "fake", SELF_PID, c.duration(), 2,
-                2, 256, 100, 10, 10, 10, 1, 1, c.drainTimeout(), c.settle(), true, null, null, results, 1);
+        BenchConfig ceiling = new BenchConfig(c.endpoint(), "send", "send-ceiling", "fake", SELF_PID, c.duration(), c.warmup(), 2,
+                2, 256, 100, 10, 10, 10, 1, 1, c.drainTimeout(), c.settle(), true, null, null, results, 1, 500);
         long before = server.requests();
         ResultLine line = ScenarioRunner.run(ceiling);
         // The fake answers an unknown queue with 400, which the ceiling run must count as errors.

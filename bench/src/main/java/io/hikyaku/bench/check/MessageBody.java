@@ -6,11 +6,13 @@ package io.hikyaku.bench.check;
  * sentNanos is System.nanoTime() at send time (end-to-end latency; same process, same clock).
  */
 public record MessageBody(long seq, int group, long groupSeq, long sentNanos) {
+    private static final String PADDING = "x".repeat(1024);
+
     public String encode(int size) {
         StringBuilder sb = new StringBuilder(Math.max(size, 64));
         sb.append(seq).append(':').append(group).append(':').append(groupSeq).append(':').append(sentNanos).append(':');
         while (sb.length() < size) {
-            sb.append('x');
+            sb.append(PADDING, 0, Math.min(PADDING.length(), size - sb.length()));
         }
         return sb.toString();
     }

@@ -12,6 +12,7 @@ public record BenchConfig(
         String server,
         String serverPid,
         Duration duration,
+        Duration warmup,
         int producers,
         int consumers,
         int bodySize,
@@ -27,7 +28,8 @@ public record BenchConfig(
         String serverCmd,
         String queueName,
         Path resultsDir,
-        int ioThreads) {
+        int ioThreads,
+        long maxBacklog) {
 
     /** Name written in the result line: the label when given, else the scenario. */
     public String resultName() {
@@ -35,14 +37,14 @@ public record BenchConfig(
     }
 
     public static BenchConfig defaults(URI endpoint, String scenario) {
-        return new BenchConfig(endpoint, scenario, null, "unknown", null, Duration.ofSeconds(10), 8, 8, 256, 500,
+        return new BenchConfig(endpoint, scenario, null, "unknown", null, Duration.ofSeconds(10), Duration.ofSeconds(2), 8, 8, 256, 500,
                 100, 1_000_000, 10_000, 100, 1, Duration.ofSeconds(120), Duration.ofSeconds(5), false, null, null,
-                Path.of("bench/results"), 2);
+                Path.of("bench/results"), 2, 500);
     }
 
-    public BenchConfig withDuration(Duration d) {
-        return new BenchConfig(endpoint, scenario, label, server, serverPid, d, producers, consumers, bodySize, rate,
-                groups, messages, waiters, waiterQueues, waitSeconds, drainTimeout, settle, ceiling, serverCmd,
-                queueName, resultsDir, ioThreads);
+    public BenchConfig withProducers(int p) {
+        return new BenchConfig(endpoint, scenario, label, server, serverPid, duration, warmup, p, consumers, bodySize,
+                rate, groups, messages, waiters, waiterQueues, waitSeconds, drainTimeout, settle, ceiling, serverCmd,
+                queueName, resultsDir, ioThreads, maxBacklog);
     }
 }

@@ -53,6 +53,7 @@ final class LongPollScenario {
         state.windowOpen = false;
         w.close();
         state.consuming = false;
+        state.closing = true;
         long errors = state.errors.get();
         Vus.closeAll(conns); // the parked polls end here; failures from this close are not counted
         sender.close();

@@ -71,6 +71,11 @@ final class Producer {
             done.complete(null);
             return;
         }
+        if (state.maxBacklog != Long.MAX_VALUE
+                && state.checker.sentCount() - state.checker.receivedCount() > state.maxBacklog) {
+            conn.channel().eventLoop().schedule(this::sendOnce, 1, TimeUnit.MILLISECONDS);
+            return;
+        }
         int n = batchSize;
         long left = state.remaining.addAndGet(-n);
         if (left < 0) {

@@ -27,8 +27,8 @@ final class QueueScenarios {
         RunState state = new RunState(false);
         String url = cfg.ceiling() ? cfg.endpoint() + "/000000000000/ceiling" : createQueue(false);
         List<SqsConnection> prod = Vus.connect(client, cfg.producers());
-        Window w = new Window(cfg.serverPid()).open();
         List<CompletableFuture<Void>> ps = startProducers(prod, state, url, batchSize, false, 0);
+        Window w = warmUp(state);
         Thread.sleep(cfg.duration().toMillis());
         state.windowOpen = false;
         w.close();
@@ -50,12 +50,13 @@ final class QueueScenarios {
     /** Producers and consumers at once; intervalNanos > 0 paces each producer (cycle-at-rate). */
     ResultLine cycle(boolean fifo, int batchSize, long intervalNanos) throws Exception {
         RunState state = new RunState(fifo);
+        state.maxBacklog = cfg.maxBacklog();
         String url = createQueue(fifo);
         List<SqsConnection> prod = Vus.connect(client, cfg.producers());
         List<SqsConnection> cons = Vus.connect(client, cfg.consumers());
         List<CompletableFuture<Void>> cs = startConsumers(cons, state, url);
-        Window w = new Window(cfg.serverPid()).open();
         List<CompletableFuture<Void>> ps = startProducers(prod, state, url, batchSize, fifo, intervalNanos);
+        Window w = warmUp(state);
         Thread.sleep(cfg.duration().toMillis());
         state.windowOpen = false;
         w.close();
@@ -70,6 +71,7 @@ final class QueueScenarios {
         Map<String, String> extra = new LinkedHashMap<>();
         extra.put("producers", Integer.toString(cfg.producers()));
         extra.put("consumers", Integer.toString(cfg.consumers()));
+        extra.put("max_backlog", Long.toString(cfg.maxBacklog()));
         if (fifo) {
             extra.put("groups", Integer.toString(cfg.groups()));
         }
@@ -138,6 +140,15 @@ final class QueueScenarios {
         state.consuming = false;
         Vus.await(cs, (cfg.waitSeconds() + 5) * 1000L);
         Vus.closeAll(cons);
+    }
+
+    /** Runs the load unmeasured for cfg.warmup (JIT of client and server), then opens the window. */
+    private Window warmUp(RunState state) throws InterruptedException {
+        state.windowOpen = false;
+        Thread.sleep(cfg.warmup().toMillis());
+        Window w = new Window(cfg.serverPid()).open();
+        state.windowOpen = true;
+        return w;
     }
 
     private void waitDrained(RunState state) throws InterruptedException {

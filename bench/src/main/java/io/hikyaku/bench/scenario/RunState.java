@@ -24,6 +24,8 @@ public final class RunState {
     public final AtomicLong windowDeleted = new AtomicLong();
     /** For count-limited producers (backlog preload): messages still to send. */
     public final AtomicLong remaining = new AtomicLong(Long.MAX_VALUE);
+    /** Producers pause while more than this many sent messages are not yet received (steady state). */
+    public volatile long maxBacklog = Long.MAX_VALUE;
     public volatile boolean producing = true;
     public volatile boolean consuming = true;
     public volatile boolean windowOpen = true;
@@ -35,7 +37,13 @@ public final class RunState {
         this.checker = new CorrectnessChecker(checkOrder);
     }
 
+    /** Set before the tool closes its own connections on purpose: those failures are not errors. */
+    public volatile boolean closing;
+
     public void error(Throwable t) {
+        if (closing) {
+            return;
+        }
         errors.incrementAndGet();
         if (firstError == null) {
             firstError = String.valueOf(t);

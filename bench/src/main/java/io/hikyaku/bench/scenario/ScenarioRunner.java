@@ -14,6 +14,13 @@ public final class ScenarioRunner {
     private ScenarioRunner() {
     }
 
+    /** Single sends paced to cfg.rate in total; enough producers that each sends at most 25/s. */
+    private static ResultLine atRate(BenchConfig cfg, SqsHttpClient client) throws Exception {
+        int producers = Math.max(cfg.producers(), (cfg.rate() + 24) / 25);
+        BenchConfig c = cfg.withProducers(producers);
+        return new QueueScenarios(c, client).cycle(false, 1, (long) (producers * 1e9 / Math.max(1, cfg.rate())));
+    }
+
     public static ResultLine run(BenchConfig cfg) throws Exception {
         int io = cfg.scenario().equals("longpoll") ? Math.max(cfg.ioThreads(), 2) : cfg.ioThreads();
         try (SqsHttpClient client = new SqsHttpClient(cfg.endpoint(), io)) {
@@ -22,8 +29,7 @@ public final class ScenarioRunner {
                 case "send" -> q.send(10);
                 case "send-single" -> q.send(1);
                 case "cycle" -> q.cycle(false, 10, 0);
-                case "cycle-at-rate" -> q.cycle(false, 1,
-                        (long) (cfg.producers() * 1e9 / Math.max(1, cfg.rate())));
+                case "cycle-at-rate" -> atRate(cfg, client);
                 case "fifo" -> q.cycle(true, 10, 0);
                 case "backlog" -> q.backlog();
                 case "preload" -> q.preloadOnly();
