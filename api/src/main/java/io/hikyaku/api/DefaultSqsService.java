@@ -29,13 +29,14 @@ final class DefaultSqsService implements SqsService {
     DefaultSqsService(Store store, Clock clock) {
         this.store = store;
         this.clock = clock;
-        this.gate = new EngineGate(new QueueEngine(store, DEFAULT_REGION));
+        this.gate = new EngineGate(new QueueEngine(store, DEFAULT_REGION), clock);
         Ids ids = new Ids();
         this.receiver = new Receiver(gate, clock, ids);
         this.queues = new QueueActions(gate, clock, receiver);
         this.messages = new MessageActions(gate, clock, ids, receiver);
         this.moveTasks = new MoveTaskActions(gate, clock, ids);
         this.timers = new TimerLoop(clock, this::timerRound);
+        this.gate.onDueTimer(timers::nudge);
         this.timers.start();
     }
 

@@ -18,9 +18,17 @@ final class EngineGate {
 
     private final QueueEngine engine;
     private final ReentrantLock lock = new ReentrantLock();
+    private final java.time.Clock clock;
+    /** Called when a command left a timer due already (e.g. a DLQ to wake): the timer thread runs now. */
+    private volatile Runnable onDueTimer = () -> { };
 
-    EngineGate(QueueEngine engine) {
+    EngineGate(QueueEngine engine, java.time.Clock clock) {
         this.engine = engine;
+        this.clock = clock;
+    }
+
+    void onDueTimer(Runnable nudge) {
+        this.onDueTimer = nudge;
     }
 
     /** A read or decision under the lock. */
@@ -31,6 +39,7 @@ final class EngineGate {
         } catch (EngineException e) {
             throw translate(e);
         } finally {
+            nudgeIfDue();
             lock.unlock();
         }
     }
@@ -61,7 +70,14 @@ final class EngineGate {
         } catch (EngineException e) {
             throw translate(e);
         } finally {
+            nudgeIfDue();
             lock.unlock();
+        }
+    }
+
+    private void nudgeIfDue() {
+        if (engine.nextDeadline() <= clock.millis()) {
+            onDueTimer.run();
         }
     }
 

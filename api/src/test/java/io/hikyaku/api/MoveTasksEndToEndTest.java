@@ -48,6 +48,19 @@ class MoveTasksEndToEndTest {
     }
 
     @Test
+    void aRedriveAtReceiveTimeWakesTheDeadLetterQueuesWaiters() {
+        String dlq = sqs.createQueue("dlq", null);
+        String src = sqs.createQueue("src", "{\"RedrivePolicy\":\"{\\\"deadLetterTargetArn\\\":\\\"" + DLQ_ARN
+                + "\\\",\\\"maxReceiveCount\\\":1}\"}");
+        sqs.send(src, "poison");
+        assertThat(sqs.receive(src, "\"VisibilityTimeout\":0").get("Messages")).hasSize(1);
+        CompletableFuture<ObjectNode> dlqWaiter = sqs.start("ReceiveMessage", "{\"QueueUrl\":\"" + dlq + "\",\"WaitTimeSeconds\":20}");
+        assertThat(dlqWaiter).isNotDone();
+        assertThat(sqs.receive(src, null).has("Messages")).isFalse(); // this receive moves it to the DLQ
+        assertThat(ServiceHarness.await(dlqWaiter).get("Messages").get(0).get("Body").asText()).isEqualTo("poison");
+    }
+
+    @Test
     void errors() {
         sqs.createQueue("plain", null);
         ApiException notDlq = sqs.error("StartMessageMoveTask", "{\"SourceArn\":\"arn:aws:sqs:us-east-1:000000000000:plain\"}");
