@@ -138,6 +138,10 @@ final class MoveTasks {
                 fail(t, "The destination queue of a message does not exist.", b);
                 return;
             }
+            if (dest.fifo && sm.groupId() == null) {
+                fail(t, "A message without MessageGroupId cannot be moved to a FIFO queue.", b);
+                return;
+            }
             engine.transfer(source, m, sm, dest, null, now, b);
             t.moved++;
         }
