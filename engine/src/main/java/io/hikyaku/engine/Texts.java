@@ -49,7 +49,7 @@ final class Texts {
     static final String DELETED_RECENTLY = "You must wait 60 seconds after deleting a queue before you can create another with the same name.";
     static final String QUEUE_NAME_RULE = "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length";
     static final String FIFO_NAME_RULE = "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length.";
-    static final String OVER_LIMIT_INFLIGHT = "Too many messages in flight. The queue has reached the limit of 120000 in-flight messages.";
+    static final String OVER_LIMIT_INFLIGHT = "Too many messages have been received without being deleted. Please delete your received messages or let them timeout before receiving more.";
     static final String NOT_A_DLQ = "Source queue must be configured as a Dead Letter Queue.";
     static final String NO_DESTINATION = "The resource that you specified for the DestinationArn parameter doesn't exist.";
     static final String NO_SOURCE = "The resource that you specified for the SourceArn parameter doesn't exist.";
