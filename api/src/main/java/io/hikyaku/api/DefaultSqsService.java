@@ -46,13 +46,28 @@ final class DefaultSqsService implements SqsService {
             return CompletableFuture.failedFuture(new ApiException("ServiceUnavailable", "The service is shutting down."));
         }
         try {
-            return dispatch(context, request, new Input(request.input(), request.protocol()));
+            return bareErrors(dispatch(context, request, new Input(request.input(), request.protocol())));
         } catch (ApiException e) {
             return CompletableFuture.failedFuture(e);
         } catch (RuntimeException e) {
-            System.err.println("hikyaku-api: " + request.action() + " failed: " + e);
-            return CompletableFuture.failedFuture(EngineGate.storeFailure(e));
+            return CompletableFuture.failedFuture(EngineGate.asApiException(e));
         }
+    }
+
+    /**
+     * The returned future fails with the ApiException itself, never wrapped in a
+     * CompletionException (which dependent stages add), so callers need not unwrap.
+     */
+    private static CompletableFuture<ObjectNode> bareErrors(CompletableFuture<ObjectNode> result) {
+        CompletableFuture<ObjectNode> out = new CompletableFuture<>();
+        result.whenComplete((value, failure) -> {
+            if (failure == null) {
+                out.complete(value);
+            } else {
+                out.completeExceptionally(EngineGate.asApiException(failure));
+            }
+        });
+        return out;
     }
 
     private CompletableFuture<ObjectNode> dispatch(CallContext c, ApiRequest r, Input in) {

@@ -56,7 +56,7 @@ final class EngineGate {
             if (failure == null) {
                 out.complete(durable.value());
             } else {
-                out.completeExceptionally(storeFailure(failure));
+                out.completeExceptionally(asApiException(failure));
             }
         });
         return out;
@@ -92,11 +92,18 @@ final class EngineGate {
         return new ApiException(e.errorType(), e.getMessage());
     }
 
-    static ApiException storeFailure(Throwable failure) {
+    /** Any failure as the client's error: ApiException as is, engine refusals translated, else InternalError. */
+    static ApiException asApiException(Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         if (cause instanceof ApiException api) {
             return api;
+        }
+        if (cause instanceof EngineException engineError) {
+            return translate(engineError);
+        }
+        if (!(cause instanceof io.hikyaku.engine.store.StoreException)) {
+            System.err.println("hikyaku-api: unexpected failure: " + cause);
         }
         return new ApiException("InternalError", "We encountered an internal error. Please try again.");
     }

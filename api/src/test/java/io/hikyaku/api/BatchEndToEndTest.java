@@ -111,4 +111,20 @@ class BatchEndToEndTest {
         assertThat(ServiceHarness.await(w1).get("Messages")).hasSize(1);
         assertThat(ServiceHarness.await(w2).get("Messages")).hasSize(1);
     }
+
+    @Test
+    void queryBatchesAcceptTextNumbersAndJsonTypeErrorsFailTheWholeRequest() {
+        String url = sqs.createQueue("qb", null);
+        ObjectNode sent = sqs.query("SendMessageBatch", "{\"QueueUrl\":\"" + url + "\",\"Entries\":["
+                + "{\"Id\":\"a\",\"MessageBody\":\"1\",\"DelaySeconds\":\"0\"}]}");
+        assertThat(sent.get("Successful")).hasSize(1);
+        String handle = sqs.query("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\"}").get("Messages").get(0)
+                .get("ReceiptHandle").asText();
+        ObjectNode cmv = sqs.query("ChangeMessageVisibilityBatch", "{\"QueueUrl\":\"" + url + "\",\"Entries\":["
+                + "{\"Id\":\"a\",\"ReceiptHandle\":\"" + handle + "\",\"VisibilityTimeout\":\"0\"}]}");
+        assertThat(cmv.get("Successful")).hasSize(1);
+        ApiException e = sqs.error("SendMessageBatch", "{\"QueueUrl\":\"" + url + "\",\"Entries\":["
+                + "{\"Id\":\"a\",\"MessageBody\":\"1\",\"DelaySeconds\":\"0\"}]}");
+        assertThat(e.errorType()).isEqualTo("SerializationException");
+    }
 }
