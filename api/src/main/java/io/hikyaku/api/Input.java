@@ -84,7 +84,7 @@ final class Input {
                 throw Errors.invalidValue(name, v.asText(), reason);
             }
         }
-        throw Errors.serialization(tokenName(v) + " can not be converted to an Integer");
+        throw wrongType(v, "an Integer");
     }
 
     /** The integer within [min, max], or {@code fallback} when absent. */
@@ -125,7 +125,7 @@ final class Input {
             }
             throw Errors.invalidValue(name, t, "Must be true or false.");
         }
-        throw Errors.serialization(tokenName(v) + " can not be converted to a Boolean");
+        throw wrongType(v, "a Boolean");
     }
 
     /** A list of strings; absent is an empty list. */
@@ -140,7 +140,7 @@ final class Input {
                 out.add(v.asText());
                 return out;
             }
-            throw Errors.serialization(tokenName(v) + " can not be converted to a List");
+            throw wrongType(v, "a List");
         }
         for (JsonNode item : v) {
             if (item.isNull()) {
@@ -159,7 +159,7 @@ final class Input {
             return out;
         }
         if (!v.isObject()) {
-            throw Errors.serialization(tokenName(v) + " can not be converted to a Map");
+            throw wrongType(v, "a Map");
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -175,7 +175,7 @@ final class Input {
             return null;
         }
         if (!v.isObject()) {
-            throw Errors.serialization(tokenName(v) + " can not be converted to a Structure");
+            throw wrongType(v, "a Structure");
         }
         return new Input((ObjectNode) v, protocol);
     }
@@ -188,7 +188,7 @@ final class Input {
             return out;
         }
         if (!v.isObject()) {
-            throw Errors.serialization(tokenName(v) + " can not be converted to a Map");
+            throw wrongType(v, "a Map");
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -196,7 +196,7 @@ final class Input {
                 continue;
             }
             if (!e.getValue().isObject()) {
-                throw Errors.serialization(tokenName(e.getValue()) + " can not be converted to a Structure");
+                throw wrongType(e.getValue(), "a Structure");
             }
             out.put(e.getKey(), new Input((ObjectNode) e.getValue(), protocol));
         }
@@ -210,7 +210,7 @@ final class Input {
             return null;
         }
         if (!v.isArray()) {
-            throw Errors.serialization(tokenName(v) + " can not be converted to a List");
+            throw wrongType(v, "a List");
         }
         List<Input> out = new ArrayList<>();
         for (JsonNode item : v) {
@@ -218,7 +218,7 @@ final class Input {
                 continue;
             }
             if (!item.isObject()) {
-                throw Errors.serialization(tokenName(item) + " can not be converted to a Structure");
+                throw wrongType(item, "a Structure");
             }
             out.add(new Input((ObjectNode) item, protocol));
         }
@@ -232,7 +232,22 @@ final class Input {
         if (v.isTextual()) {
             return v.asText();
         }
-        throw Errors.serialization(tokenName(v) + " can not be converted to a String");
+        throw wrongType(v, "a String");
+    }
+
+    /**
+     * SQS's (Coral's) SerializationException for a JSON value of the wrong type: a structure or
+     * list where a scalar belongs has its own wording, otherwise "TOKEN can not be converted to X".
+     */
+    static io.hikyaku.protocol.ApiException wrongType(JsonNode v, String target) {
+        boolean scalarTarget = !target.endsWith("List") && !target.endsWith("Map") && !target.endsWith("Structure");
+        if (scalarTarget && v.isObject()) {
+            return Errors.serialization("Start of structure or map found where not expected.");
+        }
+        if (scalarTarget && v.isArray()) {
+            return Errors.serialization("Start of list found where not expected.");
+        }
+        return Errors.serialization(tokenName(v) + " can not be converted to " + target);
     }
 
     /** The token names Coral uses in its SerializationException messages. */

@@ -50,7 +50,9 @@ class InputTest {
                 .hasMessage("STRING_VALUE can not be converted to an Integer")
                 .extracting(e -> ((ApiException) e).errorType()).isEqualTo("SerializationException");
         assertThatThrownBy(() -> json("{\"QueueUrl\":{}}").string("QueueUrl"))
-                .hasMessage("START_OBJECT can not be converted to a String");
+                .hasMessage("Start of structure or map found where not expected.");
+        assertThatThrownBy(() -> json("{\"QueueUrl\":[]}").string("QueueUrl"))
+                .hasMessage("Start of list found where not expected.");
         assertThatThrownBy(() -> json("{\"QueueUrl\":5}").string("QueueUrl"))
                 .hasMessage("NUMBER_VALUE can not be converted to a String");
         assertThatThrownBy(() -> json("{\"AttributeNames\":\"All\"}").stringList("AttributeNames"))
