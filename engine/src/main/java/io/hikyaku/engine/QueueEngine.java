@@ -85,24 +85,25 @@ public final class QueueEngine {
         Map<String, String> request = AttributeRules.normalize(raw, fifo, true);
         QueueState existing = queues.find(new QueueRef(c.accountId(), name));
         if (existing != null) {
-            for (Map.Entry<String, String> e : request.entrySet()) {
+            for (Map.Entry<String, String> e : canonicalRedrive(request, c.attributes()).entrySet()) {
                 if (!e.getValue().equals(existing.settings.values.get(e.getKey()))
                         && !(e.getValue().isEmpty() && !existing.settings.values.containsKey(e.getKey()))) {
                     throw new EngineException(ErrorTypes.QUEUE_NAME_EXISTS,
                             "A queue already exists with the same name and a different value for attribute " + e.getKey());
                 }
             }
-            return new Durable<>(existing.info(), DONE);
+            return commit(new StoreBatch(), existing.info());
         }
         String nameKey = c.accountId() + "\0" + name;
         Long deletedAt = deletedNames.get(nameKey);
         if (deletedAt != null && c.now() < deletedAt + NAME_BLOCK_MS) {
             throw new EngineException(ErrorTypes.QUEUE_DELETED_RECENTLY, Texts.DELETED_RECENTLY);
         }
-        Map<String, String> values = AttributeRules.apply(QueueSettings.defaults(fifo).values, request);
         String region = c.region() == null ? defaultRegion : c.region();
         String arn = "arn:aws:sqs:" + region + ":" + c.accountId() + ":" + name;
         RedrivePolicy rp = checkRedrive(request, c.attributes(), arn, c.accountId(), region, fifo, null);
+        Map<String, String> values = AttributeRules.apply(QueueSettings.defaults(fifo).values,
+                canonicalRedrive(request, c.attributes()));
         RedriveAllowPolicy rap = checkRedriveAllow(request, c.attributes(), null);
         StoreBatch b = new StoreBatch();
         if (deletedAt != null) {
@@ -268,8 +269,8 @@ public final class QueueEngine {
         QueueState q = queues.require(queue);
         Map<String, String> raw = attributes == null || attributes.values() == null ? Map.of() : attributes.values();
         Map<String, String> request = AttributeRules.normalize(raw, q.fifo, false);
-        Map<String, String> values = AttributeRules.apply(q.settings.values, request);
         RedrivePolicy rp = checkRedrive(request, attributes, q.arn, q.accountId, q.region, q.fifo, q.settings.redrivePolicy);
+        Map<String, String> values = AttributeRules.apply(q.settings.values, canonicalRedrive(request, attributes));
         RedriveAllowPolicy rap = checkRedriveAllow(request, attributes, q.settings.redriveAllowPolicy);
         touch(q, now);
         if (request.containsKey(AttributeRules.POLICY)) {
@@ -324,6 +325,22 @@ public final class QueueEngine {
                     + dlq.arn + " as a dead-letter queue.");
         }
         return p;
+    }
+
+    /**
+     * SQS answers GetQueueAttributes with the RedrivePolicy re-serialised (maxReceiveCount as a
+     * number whatever the client sent), so the stored value is that canonical form.
+     */
+    private static Map<String, String> canonicalRedrive(Map<String, String> request, AttributeUpdate update) {
+        String json = request.get(AttributeRules.REDRIVE_POLICY);
+        RedrivePolicy p = update == null ? null : update.redrivePolicy();
+        if (json == null || json.isEmpty() || p == null || p.deadLetterTargetArn() == null || p.maxReceiveCount() == null) {
+            return request;
+        }
+        Map<String, String> out = new java.util.LinkedHashMap<>(request);
+        out.put(AttributeRules.REDRIVE_POLICY, "{\"deadLetterTargetArn\":" + PolicyDocument.quote(p.deadLetterTargetArn())
+                + ",\"maxReceiveCount\":" + p.maxReceiveCount() + "}");
+        return out;
     }
 
     private static RedriveAllowPolicy checkRedriveAllow(Map<String, String> request, AttributeUpdate update,

@@ -28,7 +28,7 @@ class DeadLetterTest {
         QueueRef src = f.create("src");
         setRedrive(src, "dlq", 2);
         assertThat(f.engine.getQueueAttributes(src, List.of("RedrivePolicy"), f.now).get("RedrivePolicy"))
-                .isEqualTo("{\"deadLetterTargetArn\":\"" + arn("dlq") + "\",\"maxReceiveCount\":\"2\"}");
+                .isEqualTo("{\"deadLetterTargetArn\":\"" + arn("dlq") + "\",\"maxReceiveCount\":2}");
         SendResult sent = f.send(src, "poison");
         f.advanceSeconds(1);
         assertThat(f.receive(src, 1, 0)).hasSize(1);
@@ -44,6 +44,23 @@ class DeadLetterTest {
         assertThat(m.approximateReceiveCount()).isEqualTo(1);
         assertThat(f.engine.listDeadLetterSourceQueues(dlq, null, null).queues()).extracting(QueueInfo::name)
                 .containsExactly("src");
+    }
+
+    @Test
+    void createWithRedrivePolicyIsIdempotentWhateverTheNumberForm() {
+        f.create("dlq");
+        String asString = "{\"maxReceiveCount\":\"3\", \"deadLetterTargetArn\":\"" + arn("dlq") + "\"}";
+        String asNumber = "{\"deadLetterTargetArn\":\"" + arn("dlq") + "\",\"maxReceiveCount\":3}";
+        CreateQueue first = new CreateQueue(ACCOUNT, null, "src", new AttributeUpdate(attrs("RedrivePolicy", asString),
+                new RedrivePolicy(arn("dlq"), 3), null), null, f.now);
+        QueueRef src = f.engine.createQueue(first).value().ref();
+        assertThat(f.engine.getQueueAttributes(src, List.of("RedrivePolicy"), f.now)).containsEntry("RedrivePolicy", asNumber);
+        CreateQueue again = new CreateQueue(ACCOUNT, null, "src", new AttributeUpdate(attrs("RedrivePolicy", asNumber),
+                new RedrivePolicy(arn("dlq"), 3), null), null, f.now);
+        assertThat(f.engine.createQueue(again).value().name()).isEqualTo("src");
+        CreateQueue other = new CreateQueue(ACCOUNT, null, "src", new AttributeUpdate(attrs("RedrivePolicy", asNumber),
+                new RedrivePolicy(arn("dlq"), 4), null), null, f.now);
+        assertError(() -> f.engine.createQueue(other), "QueueNameExists", null);
     }
 
     @Test
