@@ -72,6 +72,9 @@ final class DefaultSqsService implements SqsService {
 
     private CompletableFuture<ObjectNode> dispatch(CallContext c, ApiRequest r, Input in) {
         String action = r.action() == null ? "" : r.action();
+        if (isAccountLevelActionOnQueueUrl(r, action)) {
+            throw Errors.invalidAction(action);
+        }
         return switch (action) {
             case "CreateQueue" -> queues.createQueue(c, in);
             case "DeleteQueue" -> queues.deleteQueue(r, in);
@@ -98,6 +101,17 @@ final class DefaultSqsService implements SqsService {
             case "CancelMessageMoveTask" -> moveTasks.cancel(in);
             default -> throw Errors.invalidAction(action);
         };
+    }
+
+    /**
+     * Amazon SQS refuses account-level actions sent over Query to a queue URL (sqs-behaviours 71:
+     * CreateQueue and ListQueues on a queue URL are InvalidAction). JSON requests may be POSTed to a
+     * queue URL (behaviour 74), so only Query is checked.
+     */
+    private static boolean isAccountLevelActionOnQueueUrl(ApiRequest r, String action) {
+        return r.protocol() == io.hikyaku.protocol.WireProtocol.QUERY
+                && (action.equals("CreateQueue") || action.equals("ListQueues"))
+                && QueueUrls.parsePath(r.path()).isPresent();
     }
 
     /** One timer round: due engine timers, woken long polls, expired waits; returns the next deadline. */

@@ -136,4 +136,18 @@ class QueueActionsEndToEndTest {
                 "{\"AttributeNames\":[\"DelaySeconds\"]}", "/000000000000/viaPath"));
         assertThat(out.get("Attributes").get("DelaySeconds").asText()).isEqualTo("0");
     }
+
+    @Test
+    void accountLevelActionsOnAQueueUrlAreInvalidOverQuery() {
+        sqs.createQueue("q1", null);
+        for (String action : new String[] {"CreateQueue", "ListQueues"}) {
+            ApiException e = ServiceHarness.awaitError(sqs.startQuery(action, "{\"QueueName\":\"x\"}", "/000000000000/q1"));
+            assertThat(e.errorType()).isEqualTo("InvalidAction");
+            assertThat(e.getMessage()).isEqualTo("The action " + action + " is not valid for this endpoint.");
+        }
+        ApiException noBody = ServiceHarness.awaitError(sqs.startQuery("SendMessage", "{}", "/000000000000/q1"));
+        assertThat(noBody.errorType()).isEqualTo("MissingRequiredParameterException");
+        assertThat(noBody.getMessage()).isEqualTo("The request must contain the parameter MessageBody.");
+        assertThat(sqs.query("ListQueues", "{}").get("QueueUrls")).hasSize(1);
+    }
 }
