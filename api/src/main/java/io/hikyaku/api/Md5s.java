@@ -55,12 +55,19 @@ final class Md5s {
         md.update(bytes);
     }
 
-    private static MessageDigest md5() {
+    /** One digest per thread: getInstance is costly on the hot send/receive path. */
+    private static final ThreadLocal<MessageDigest> DIGESTS = ThreadLocal.withInitial(() -> {
         try {
             return MessageDigest.getInstance("MD5");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("MD5 is required by the JDK", e);
         }
+    });
+
+    private static MessageDigest md5() {
+        MessageDigest md = DIGESTS.get();
+        md.reset();
+        return md;
     }
 
     static String hex(byte[] bytes) {

@@ -51,7 +51,7 @@ final class Receiver {
             throw Errors.invalidValue("VisibilityTimeout", visibility, VISIBILITY_REASON);
         }
         ReceiveCall call = new ReceiveCall(max, visibility == null ? null : (int) (long) visibility,
-                in.string("ReceiveRequestAttemptId"), ReceiveSelection.of(in));
+                in.string("ReceiveRequestAttemptId"), ReceiveSelection.of(in), ids.receiptNonce());
         QueueRef queue = QueueUrls.resolve(in, request.path());
 
         CompletableFuture<ObjectNode> out = new CompletableFuture<>();
@@ -135,9 +135,9 @@ final class Receiver {
         return polls.size();
     }
 
-    private ReceiveMessages command(ReceiveCall call, long now) {
+    private static ReceiveMessages command(ReceiveCall call, long now) {
         return new ReceiveMessages(call.maxMessages(), call.visibilityTimeout(), call.receiveRequestAttemptId(),
-                ids.receiptNonce(), now);
+                call.nonce(), now);
     }
 
     private static int queueWaitSeconds(QueueEngine engine, QueueRef queue, long now) {

@@ -11,7 +11,7 @@ class LongPollsTest {
     private static final QueueRef Q = new QueueRef("0", "q");
 
     private static Waiter waiter(QueueRef q, long deadline) {
-        return new Waiter(q, new ReceiveCall(1, null, null, null), deadline, new CompletableFuture<>());
+        return new Waiter(q, new ReceiveCall(1, null, null, null, 0L), deadline, new CompletableFuture<>());
     }
 
     @Test
