@@ -588,7 +588,7 @@ public final class QueueEngine {
     }
 
     /** Adds a stored message under {@code seq} to {@code q}, delayed or visible. */
-    void insert(QueueState q, long seq, StoredMessage sm, long now, StoreBatch b) {
+    Message insert(QueueState q, long seq, StoredMessage sm, long now, StoreBatch b) {
         b.put(Keyspace.MESSAGES, Keys.message(q.id, seq), sm.encode());
         Message m = new Message(seq, sm.groupId(), sm.sentAt());
         if (sm.availableAt() > now) {
@@ -598,6 +598,7 @@ public final class QueueEngine {
             m.state = Message.State.VISIBLE;
         }
         q.add(m);
+        return m;
     }
 
     StoredMessage load(QueueState q, long seq) {
@@ -611,7 +612,8 @@ public final class QueueEngine {
     /**
      * Moves a message of {@code from} to the end of {@code to} as a new message (DLQ moves and move
      * tasks). FIFO destinations get a new SentTimestamp and SequenceNumber; standard ones keep the
-     * original SentTimestamp.
+     * original SentTimestamp. A dead-letter move ({@code sourceArn} set) keeps the receive count and
+     * first receive time (SQS counts receives "across all queues"); a move task starts afresh.
      */
     void transfer(QueueState from, Message m, StoredMessage sm, QueueState to, String sourceArn, long now, StoreBatch b) {
         from.deleteMessage(m, b);
@@ -620,7 +622,15 @@ public final class QueueEngine {
         StoredMessage moved = new StoredMessage(sm.groupId(), to.fifo ? now : sm.sentAt(), now, sm.messageId(), sm.body(),
                 sm.attributes(), sm.awsTraceHeader(), sm.deduplicationId(), sm.senderId(),
                 to.fifo ? sequenceNumber(seq) : null, sourceArn);
-        insert(to, seq, moved, now, b);
+        Message copy = insert(to, seq, moved, now, b);
+        if (sourceArn != null && m.receiveCount > 0) {
+            copy.receiveCount = m.receiveCount;
+            copy.firstReceiveAt = m.firstReceiveAt;
+            copy.lastReceiveAt = m.lastReceiveAt;
+            copy.visibleAt = now; // persisted as "visible since now"; in memory it is VISIBLE already
+            b.put(Keyspace.MESSAGE_STATE, Keys.message(to.id, seq), copy.encodeState());
+            copy.visibleAt = 0;
+        }
         queues.reschedule(to);
         pendingWakeups.add(to.ref());
     }

@@ -32,9 +32,9 @@ class BigQueueTest {
     }
 
     @Test
-    void fifoQueueWith100kMessagesInFewGroups() {
+    void fifoQueueWith50kMessagesInFewGroups() {
         QueueRef q = f.createFifo("big.fifo", "ContentBasedDeduplication", "true");
-        for (int i = 0; i < 100_000; i++) {
+        for (int i = 0; i < 50_000; i++) {
             f.engine.sendMessage(q, new SendMessage("m" + i, null, null, null, "g" + (i % 20), null, "s", "id" + i), f.now);
         }
         long start = System.nanoTime();
