@@ -22,21 +22,9 @@ final class Errors {
         return new ApiException("InvalidParameterValue", message);
     }
 
-    static ApiException invalidAttributeName(String message) {
-        return new ApiException("InvalidAttributeName", message);
-    }
-
-    static ApiException unknownAttribute(String name) {
-        return invalidAttributeName("Unknown Attribute " + name + ".");
-    }
-
     static ApiException invalidAttributeValue(String name, String reason) {
         return new ApiException("InvalidAttributeValue",
                 "Invalid value for the parameter " + name + ". Reason: " + reason);
-    }
-
-    static ApiException queueDoesNotExist() {
-        return new ApiException("QueueDoesNotExist", "The specified queue does not exist.");
     }
 
     static ApiException invalidAction(String action) {
@@ -59,12 +47,4 @@ final class Errors {
         return new ApiException("SerializationException", message);
     }
 
-    static ApiException receiptHandleIsInvalid(String handle) {
-        return new ApiException("ReceiptHandleIsInvalid",
-                "The input receipt handle \"" + handle + "\" is not a valid receipt handle.");
-    }
-
-    static ApiException internal(String message) {
-        return new ApiException("InternalError", message);
-    }
 }
