@@ -79,29 +79,38 @@ final class Receiver {
         QueueEngine engine = gate.engineUnderLock();
         long now = clock.millis();
         ArrayDeque<Waiter> waiters = polls.of(queue);
-        try {
-            while (!waiters.isEmpty()) {
-                Waiter w = waiters.peekFirst();
-                if (w.done) {
-                    waiters.pollFirst();
-                    continue;
-                }
-                if (!engine.hasVisibleMessages(queue, now)) {
-                    break;
-                }
-                Durable<List<ReceivedMessage>> got = engine.receiveMessages(queue, command(w.call, now));
-                if (got.value().isEmpty()) {
-                    break;
-                }
+        while (!waiters.isEmpty()) {
+            Waiter w = waiters.peekFirst();
+            if (w.done) {
+                waiters.pollFirst();
+                continue;
+            }
+            boolean visible;
+            try {
+                visible = engine.hasVisibleMessages(queue, now);
+            } catch (EngineException gone) {
+                queueDeleted(queue, completions); // the queue no longer exists: its waits end empty
+                return;
+            }
+            if (!visible) {
+                break;
+            }
+            Durable<List<ReceivedMessage>> got;
+            try {
+                got = engine.receiveMessages(queue, command(w.call, now));
+            } catch (EngineException refused) {
+                // This receive is refused (e.g. OverLimit): only its caller gets the error.
                 waiters.pollFirst();
                 w.done = true;
-                completions.add(() -> answer(w.future, w.call, got));
+                completions.add(() -> w.future.completeExceptionally(EngineGate.translate(refused)));
+                continue;
             }
-        } catch (EngineException e) {
-            // The queue is gone (or refuses receives): its waiters get the same error.
-            for (Waiter w : polls.removeQueue(queue)) {
-                completions.add(() -> w.future.completeExceptionally(EngineGate.translate(e)));
+            if (got.value().isEmpty()) {
+                break;
             }
+            waiters.pollFirst();
+            w.done = true;
+            completions.add(() -> answer(w.future, w.call, got));
         }
         polls.compact(queue);
     }
