@@ -11,12 +11,22 @@ import java.util.Map;
 /** Compact binary writer for store values (DataOutputStream with nullable strings and maps). */
 final class Enc {
 
-    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
-    private final DataOutputStream out = new DataOutputStream(bytes);
+    private final ByteArrayOutputStream bytes;
+    private final DataOutputStream out;
+
+    private Enc(int capacity) {
+        bytes = new ByteArrayOutputStream(capacity);
+        out = new DataOutputStream(bytes);
+    }
 
     /** Starts a value with its format version byte. */
     static Enc version(int version) {
-        return new Enc().u8(version);
+        return version(version, 64);
+    }
+
+    /** Same, with room for about {@code capacity} bytes. */
+    static Enc version(int version, int capacity) {
+        return new Enc(capacity).u8(version);
     }
 
     Enc u8(int v) {

@@ -17,6 +17,8 @@ final class MoveTasks {
 
     private final QueueEngine engine;
     final Map<String, MoveTask> byId = new LinkedHashMap<>();
+    /** RUNNING and CANCELLING tasks: the only ones timers care about. */
+    private final Map<String, MoveTask> active = new LinkedHashMap<>();
     private long ordinal;
 
     MoveTasks(QueueEngine engine) {
@@ -25,6 +27,9 @@ final class MoveTasks {
 
     void loaded(MoveTask t) {
         byId.put(t.taskId, t);
+        if (t.active()) {
+            active.put(t.taskId, t);
+        }
         ordinal = Math.max(ordinal, t.ordinal);
     }
 
@@ -43,8 +48,8 @@ final class MoveTasks {
         if (rate != null && (rate < 1 || rate > 500)) {
             throw Texts.invalidValue(rate, "MaxNumberOfMessagesPerSecond", "Must be between 1 and 500, if provided.");
         }
-        for (MoveTask t : byId.values()) {
-            if (t.sourceArn.equals(source.arn) && t.active()) {
+        for (MoveTask t : active.values()) {
+            if (t.sourceArn.equals(source.arn)) {
                 throw Texts.invalidParameter(Texts.TASK_RUNNING);
             }
         }
@@ -52,6 +57,7 @@ final class MoveTasks {
         MoveTask t = new MoveTask(c.taskId(), source.arn, c.destinationArn(), rate, c.now(), source.visible,
                 ++ordinal, MoveTask.RUNNING, 0, null);
         byId.put(t.taskId, t);
+        active.put(t.taskId, t);
         write(t, b);
         return t.handle();
     }
@@ -94,7 +100,7 @@ final class MoveTasks {
 
     long nextDeadline() {
         long d = Long.MAX_VALUE;
-        for (MoveTask t : byId.values()) {
+        for (MoveTask t : active.values()) {
             if (t.status.equals(MoveTask.CANCELLING)) {
                 return 0;
             }
@@ -106,7 +112,7 @@ final class MoveTasks {
     }
 
     void tick(long now, StoreBatch b) {
-        for (MoveTask t : new ArrayList<>(byId.values())) {
+        for (MoveTask t : new ArrayList<>(active.values())) {
             if (t.status.equals(MoveTask.CANCELLING)) {
                 t.status = MoveTask.CANCELLED;
                 write(t, b);
@@ -168,7 +174,10 @@ final class MoveTasks {
         write(t, b);
     }
 
-    private static void write(MoveTask t, StoreBatch b) {
+    private void write(MoveTask t, StoreBatch b) {
+        if (!t.active()) {
+            active.remove(t.taskId);
+        }
         b.put(Keyspace.HOUSEKEEPING, Keys.task(t.taskId), t.encode());
     }
 }

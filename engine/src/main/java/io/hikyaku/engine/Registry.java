@@ -54,8 +54,12 @@ final class Registry {
     }
 
     void reschedule(QueueState q) {
+        long deadline = q.deadline();
+        if (deadline == q.scheduledAt) {
+            return;
+        }
         unschedule(q);
-        q.scheduledAt = q.deadline();
+        q.scheduledAt = deadline;
         if (q.scheduledAt != Long.MAX_VALUE) {
             schedule.add(q);
         }

@@ -18,7 +18,7 @@ record StoredMessage(String groupId, long sentAt, long availableAt, String messa
     private static final int VERSION = 1;
 
     byte[] encode() {
-        Enc e = Enc.version(VERSION).str(groupId).i64(sentAt).i64(availableAt)
+        Enc e = Enc.version(VERSION, 256 + body.length()).str(groupId).i64(sentAt).i64(availableAt)
                 .str(messageId).str(body).str(awsTraceHeader).str(deduplicationId).str(senderId)
                 .str(sequenceNumber).str(sourceArn);
         Map<String, MessageAttribute> attrs = attributes == null ? Map.of() : attributes;
