@@ -67,6 +67,12 @@ final class DefaultSqsService implements SqsService {
                 out.completeExceptionally(EngineGate.asApiException(failure));
             }
         });
+        // A caller that gives up (client gone) cancels: pass it on so a parked receive stops waiting.
+        out.whenComplete((value, failure) -> {
+            if (out.isCancelled()) {
+                result.cancel(false);
+            }
+        });
         return out;
     }
 

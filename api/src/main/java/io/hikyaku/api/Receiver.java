@@ -81,7 +81,8 @@ final class Receiver {
         ArrayDeque<Waiter> waiters = polls.of(queue);
         while (!waiters.isEmpty()) {
             Waiter w = waiters.peekFirst();
-            if (w.done) {
+            if (w.done || w.future.isDone()) { // answered, or cancelled by a caller that went away
+                w.done = true;
                 waiters.pollFirst();
                 continue;
             }

@@ -119,4 +119,14 @@ class LongPollEndToEndTest {
         sqs.service.close();
         assertThat(ServiceHarness.await(waiting).isEmpty()).isTrue();
     }
+
+    @Test
+    void aCancelledWaitDoesNotConsumeMessages() {
+        String url = sqs.createQueue("cancel", null);
+        CompletableFuture<ObjectNode> gone = longPoll(url, 20);
+        gone.cancel(false); // the client disconnected
+        CompletableFuture<ObjectNode> next = longPoll(url, 20);
+        sqs.send(url, "for the live one");
+        assertThat(ServiceHarness.await(next).get("Messages").get(0).get("Body").asText()).isEqualTo("for the live one");
+    }
 }
