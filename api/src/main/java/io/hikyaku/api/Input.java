@@ -74,6 +74,9 @@ final class Input {
             return null;
         }
         if (v.isIntegralNumber()) {
+            if (!v.canConvertToLong()) { // beyond any range: refused in the range's words
+                throw Errors.invalidValue(name, v.asText(), reason);
+            }
             return v.asLong();
         }
         if (v.isTextual() && isQuery()) {

@@ -31,6 +31,17 @@ class InputTest {
     }
 
     @Test
+    void hugeNumbersAreOutOfRange() throws Exception {
+        assertThatThrownBy(() -> json("{\"WaitTimeSeconds\":123456789012345678901234567890}")
+                .intInRange("WaitTimeSeconds", 0, 0, 20, Receiver.WAIT_REASON))
+                .hasMessage("Value 123456789012345678901234567890 for parameter WaitTimeSeconds is invalid. "
+                        + "Reason: Must be >= 0 and <= 20, if provided.");
+        assertThatThrownBy(() -> json("{\"WaitTimeSeconds\":99999999999}")
+                .intInRange("WaitTimeSeconds", 0, 0, 20, Receiver.WAIT_REASON))
+                .hasMessageStartingWith("Value 99999999999 for parameter WaitTimeSeconds is invalid.");
+    }
+
+    @Test
     void queryAcceptsNumericAndBooleanText() throws Exception {
         Input in = query("{\"MaxNumberOfMessages\":\"5\",\"Flag\":\"TRUE\"}");
         assertThat(in.intInRange("MaxNumberOfMessages", 1, 1, 10, "r")).isEqualTo(5);
