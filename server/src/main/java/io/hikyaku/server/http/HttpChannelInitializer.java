@@ -6,6 +6,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
+import io.netty.handler.timeout.IdleStateHandler;
 import java.time.Clock;
 
 /** The per-connection pipeline: HTTP codec, size guard, 100-continue, aggregation, request handling. */
@@ -14,6 +15,8 @@ public final class HttpChannelInitializer extends ChannelInitializer<SocketChann
     /** Query GETs carry all parameters in the request line; 64 KiB is plenty and still bounded. */
     static final int MAX_INITIAL_LINE = 64 * 1024;
     static final int MAX_HEADER_BYTES = 32 * 1024;
+    /** Idle keep-alive connections are closed after this long (SDK pools drop theirs sooner). */
+    static final int IDLE_SECONDS = 300;
 
     private final RequestDispatcher dispatcher;
     private final ServerState state;
@@ -30,6 +33,7 @@ public final class HttpChannelInitializer extends ChannelInitializer<SocketChann
     @Override
     protected void initChannel(SocketChannel channel) {
         ChannelPipeline p = channel.pipeline();
+        p.addLast("idle", new IdleStateHandler(0, 0, IDLE_SECONDS));
         p.addLast("http", new HttpServerCodec(new HttpDecoderConfig()
                 .setMaxInitialLineLength(MAX_INITIAL_LINE)
                 .setMaxHeaderSize(MAX_HEADER_BYTES)));

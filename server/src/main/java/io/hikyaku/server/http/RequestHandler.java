@@ -14,10 +14,12 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayDeque;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -115,15 +117,28 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         state.requestStarted();
-        InFlight inFlight = dispatcher.dispatch(next.data(), requestId, ctx.executor());
+        InFlight inFlight = dispatcher.dispatch(next.data(), requestId, task -> onEventLoop(ctx, task));
         current = inFlight;
         inFlight.response().whenComplete((response, neverFails) -> {
             if (ctx.executor().inEventLoop()) {
                 finish(ctx, next, requestId, response);
             } else {
-                ctx.executor().execute(() -> finish(ctx, next, requestId, response));
+                onEventLoop(ctx, () -> finish(ctx, next, requestId, response));
             }
         });
+    }
+
+    /**
+     * Runs {@code task} on the connection's event loop. The service completes futures on its own
+     * threads; if the loop is already shut down the task runs where it is, so no exception ever
+     * reaches the service's {@code complete()} call.
+     */
+    private static void onEventLoop(ChannelHandlerContext ctx, Runnable task) {
+        try {
+            ctx.executor().execute(task);
+        } catch (RejectedExecutionException stopped) {
+            task.run();
+        }
     }
 
     private void finish(ChannelHandlerContext ctx, Pending request, String requestId, HttpResponseData response) {
@@ -162,6 +177,16 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
             current.abandon(); // the client left: let a parked long poll go
         }
         ctx.fireChannelInactive();
+    }
+
+    /** Closes a connection idle for {@link HttpChannelInitializer#IDLE_SECONDS}; never one with a request in flight. */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof IdleStateEvent && current == null && queue.isEmpty()) {
+            ctx.close();
+            return;
+        }
+        ctx.fireUserEventTriggered(event);
     }
 
     @Override
