@@ -314,6 +314,39 @@ class HttpServerTest {
     }
 
     @Test
+    void closeLetsAnInFlightCallFinishAndStopsKeepAlive() throws Exception {
+        CompletableFuture<ObjectNode> poll = service.park("ReceiveMessage");
+        try (RawHttp http = new RawHttp(server.port())) {
+            http.send(RawHttp.jsonCall("ReceiveMessage", "{}"));
+            waitUntil(() -> !service.calls.isEmpty());
+            Thread closer = new Thread(server::close);
+            closer.start();
+            waitUntil(() -> !service.closed && closer.isAlive());
+            Thread.sleep(100);
+            assertThat(service.closed).isFalse(); // still waiting for the call
+            poll.complete((ObjectNode) FakeCodec.JSON.readTree("{\"Messages\":[]}"));
+            RawHttp.Response r = http.read();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.header("connection")).isEqualTo("close");
+            closer.join(5_000);
+            assertThat(closer.isAlive()).isFalse();
+            assertThat(service.closed).isTrue();
+        }
+    }
+
+    @Test
+    void headHealthHasNoBody() throws Exception {
+        try (RawHttp http = new RawHttp(server.port())) {
+            http.send("HEAD /health HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawHttp.Response r = http.readHead();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.header("content-length")).isEqualTo("15");
+            http.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n"); // nothing stray before the next response
+            assertThat(http.read().body()).isEqualTo("{\"status\":\"ok\"}");
+        }
+    }
+
+    @Test
     void utf8BodyArrivesIntact() throws Exception {
         String text = "日本語 \uD83D\uDE00";
         try (RawHttp http = new RawHttp(server.port())) {

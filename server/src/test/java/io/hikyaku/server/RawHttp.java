@@ -53,6 +53,15 @@ final class RawHttp implements AutoCloseable {
     }
 
     Response read() throws IOException {
+        return read(true);
+    }
+
+    /** Status and headers only (the answer to a HEAD request has no body whatever its Content-Length). */
+    Response readHead() throws IOException {
+        return read(false);
+    }
+
+    private Response read(boolean withBody) throws IOException {
         String statusLine = line();
         if (statusLine == null) {
             throw new IOException("connection closed before a response");
@@ -63,7 +72,7 @@ final class RawHttp implements AutoCloseable {
             int colon = h.indexOf(':');
             headers.put(h.substring(0, colon).trim().toLowerCase(Locale.ROOT), h.substring(colon + 1).trim());
         }
-        int length = headers.containsKey("content-length") ? Integer.parseInt(headers.get("content-length")) : 0;
+        int length = !withBody ? 0 : headers.containsKey("content-length") ? Integer.parseInt(headers.get("content-length")) : 0;
         byte[] body = in.readNBytes(length);
         return new Response(status, headers, new String(body, StandardCharsets.UTF_8));
     }
