@@ -1,6 +1,7 @@
 package io.hikyaku.server.http;
 
 import io.hikyaku.protocol.ProtocolCodec;
+import io.hikyaku.protocol.SqsProtocolCodec;
 
 /** The protocol codec the server uses by default. */
 public final class Codecs {
@@ -8,6 +9,6 @@ public final class Codecs {
     private Codecs() {}
 
     public static ProtocolCodec standard() {
-        return new PlaceholderCodec();
+        return new SqsProtocolCodec();
     }
 }
