@@ -9,6 +9,7 @@ import org.rocksdb.CompressionType;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.SstFileManager;
 import org.rocksdb.Status;
 
 import java.nio.charset.StandardCharsets;
@@ -169,6 +170,10 @@ final class OpenDb implements AutoCloseable {
                     + "start so that nothing is lost silently. Restore a backup or see STORAGE.md (recovery).", e);
         }
         return new StoreException("cannot open RocksDB store in " + dir + ": " + message, e);
+    }
+
+    SstFileManager sstFileManager() {
+        return tuning.sstFileManager;
     }
 
     @Override

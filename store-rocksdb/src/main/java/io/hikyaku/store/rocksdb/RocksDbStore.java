@@ -226,6 +226,20 @@ public final class RocksDbStore implements Store {
         }
     }
 
+    /**
+     * Changes the SST space quota at run time (0 = unlimited). Beyond it, writes fail as if the
+     * disk were full; raising it lets them resume.
+     */
+    public void setMaxSpaceBytes(long bytes) {
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            open.sstFileManager().setMaxAllowedSpaceUsage(bytes);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
     /** The directory this store lives in. */
     public Path dataDir() {
         return directory.path();

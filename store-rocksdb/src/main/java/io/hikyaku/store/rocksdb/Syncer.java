@@ -33,6 +33,7 @@ final class Syncer {
     private long lastWritten;
     private long lastSynced;
     private boolean stopping;
+    private long lastSyncStart = System.nanoTime();
     private final AtomicLong syncs = new AtomicLong();
     private final Thread thread;
 
@@ -108,6 +109,8 @@ final class Syncer {
             }
             if (upTo > lastSynced || !group.isEmpty()) {
                 syncAndComplete(group, upTo);
+            } else {
+                lastSyncStart = System.nanoTime(); // idle: nothing to sync, wait a full interval
             }
             if (last) {
                 return;
@@ -122,7 +125,8 @@ final class Syncer {
                     wake.await();
                 }
             } else {
-                long left = intervalNanos;
+                // Start to start: a slow sync does not stretch the loss window by a whole interval.
+                long left = lastSyncStart + intervalNanos - System.nanoTime();
                 while (left > 0 && !stopping) {
                     left = wake.awaitNanos(left);
                 }
@@ -133,6 +137,7 @@ final class Syncer {
     }
 
     private void syncAndComplete(List<Pending> group, long upTo) {
+        lastSyncStart = System.nanoTime();
         Throwable failure = null;
         try {
             sync.syncWal(upTo);
