@@ -240,6 +240,35 @@ public final class RocksDbStore implements Store {
         }
     }
 
+    /**
+     * RocksDB's native memory use in bytes, by property (memtables, block cache including the
+     * memtable charge, table readers), summed over column families. For metrics and diagnostics.
+     */
+    public java.util.Map<String, Long> memoryStats() {
+        String[] properties = {"rocksdb.cur-size-all-mem-tables", "rocksdb.estimate-table-readers-mem",
+                "rocksdb.block-cache-usage", "rocksdb.block-cache-pinned-usage"};
+        java.util.Map<String, Long> stats = new java.util.LinkedHashMap<>();
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            for (String property : properties) {
+                long total = 0;
+                for (ColumnFamilyHandle cf : open.handles.values()) {
+                    total += open.db.getLongProperty(cf, property);
+                    if (property.startsWith("rocksdb.block-cache")) {
+                        break; // one shared cache: every family reports the same number
+                    }
+                }
+                stats.put(property, total);
+            }
+            return stats;
+        } catch (RocksDBException e) {
+            throw new StoreException("cannot read memory statistics: " + e.getMessage(), e);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
     /** The directory this store lives in. */
     public Path dataDir() {
         return directory.path();
