@@ -58,6 +58,14 @@ final class DurableWatermark implements AutoCloseable {
         }
     }
 
+    /** Writes and fsyncs a watermark into a directory that is not open (a fresh checkpoint). */
+    static void writeDurably(Path dir, long seq) throws IOException {
+        try (DurableWatermark w = open(dir, 0)) {
+            w.advance(seq);
+            w.forceToDisk();
+        }
+    }
+
     /** Records that everything up to {@code seq} is durable. Called only by the syncing thread. */
     void advance(long seq) throws IOException {
         if (seq <= written) {

@@ -199,7 +199,10 @@ public final class RocksDbStore implements Store {
         ensureOpenUnlockingOnFailure();
         try (Checkpoint checkpoint = Checkpoint.create(open.db)) {
             Files.createDirectories(target.getParent());
+            // Everything up to here is in the checkpoint: it gets the same "recovers at least" check.
+            long included = open.db.getLatestSequenceNumber();
             checkpoint.createCheckpoint(target.toString());
+            DurableWatermark.writeDurably(target, included);
             FormatFile.write(target);
         } catch (RocksDBException e) {
             throw new StoreException("cannot back up to " + target + ": " + e.getMessage(), e);

@@ -200,6 +200,8 @@ class RocksDbStoreTest {
             store.write(new StoreBatch().put(Keyspace.QUEUES, b("q"), b("v2"))).get(10, TimeUnit.SECONDS);
             assertThatThrownBy(() -> store.checkpoint(backup)).hasMessageContaining("already exists");
         }
+        assertThat(backup.resolve("FORMAT")).exists();
+        assertThat(DurableWatermark.read(backup)).isPositive();
         try (RocksDbStore restored = RocksDbStore.open(backup)) {
             assertThat(s(restored.get(Keyspace.QUEUES, b("q")))).isEqualTo("v1");
         }
