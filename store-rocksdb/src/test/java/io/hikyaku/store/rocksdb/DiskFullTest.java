@@ -76,7 +76,8 @@ class DiskFullTest {
                     failure = e.getCause();
                 }
             }
-            assertThat(failure).as("the disk never filled up").isInstanceOf(StoreException.class);
+            assertThat(failure).as("the disk never filled up").isInstanceOf(StoreException.class)
+                    .hasMessageContaining("No space left on device");
             assertThat(acknowledged).isNotEmpty();
             for (int i : acknowledged) {
                 assertThat(store.get(Keyspace.MESSAGES, b("m" + i))).isEqualTo(value(i));

@@ -44,7 +44,8 @@ class SpaceLimitTest {
                     failure = e.getCause();
                 }
             }
-            assertThat(failure).as("the quota was never hit").isInstanceOf(StoreException.class);
+            assertThat(failure).as("the quota was never hit").isInstanceOf(StoreException.class)
+                    .hasMessageContaining("Max allowed space was reached");
             assertAll(store, acknowledged);
 
             store.setMaxSpaceBytes(0);
