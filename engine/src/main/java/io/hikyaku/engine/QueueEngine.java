@@ -657,6 +657,9 @@ public final class QueueEngine {
         int vt = requested != null ? requested : q.settings.visibilityTimeout;
         StoreBatch b = new StoreBatch();
         List<ReceivedMessage> out = q.fifo ? receiveFifo(q, c, vt, b) : receiveStandard(q, c, vt, b);
+        if (vt == 0 && !out.isEmpty() && q.advance(now, b)) {
+            pendingWakeups.add(q.ref()); // VisibilityTimeout 0: visible again at once
+        }
         return finish(q, b, out);
     }
 

@@ -41,6 +41,15 @@ class StandardMessagesTest {
     }
 
     @Test
+    void zeroVisibilityTimeoutLeavesTheMessageVisible() {
+        QueueRef q = f.create("q");
+        f.send(q, "a");
+        assertThat(f.receive(q, 10, 0)).hasSize(1);
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(1, 0, 0));
+        assertThat(f.receive(q, 10, 0).get(0).approximateReceiveCount()).isEqualTo(2);
+    }
+
+    @Test
     void lazyProcessingWithoutTick() {
         QueueRef q = f.create("q");
         f.send(q, "a");
