@@ -58,6 +58,26 @@ class FullStackTest {
     }
 
     @Test
+    void closingAnswersAParkedLongPollWithAnEmptyReceive() throws Exception {
+        ServerConfig config = ServerConfig.defaults().withPort(0).withStorage(StorageMode.MEMORY).withClock(Clock.systemUTC())
+                .withQueues(List.of(QueueDefinition.named("q")));
+        HikyakuServer server = HikyakuServer.start(config);
+        try (RawHttp poller = new RawHttp(server.port())) {
+            String url = call(poller, "GetQueueUrl", "{\"QueueName\":\"q\"}").path("QueueUrl").asText();
+            poller.send(RawHttp.jsonCall("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\",\"WaitTimeSeconds\":20}"));
+            assertThat(poller.silentFor(200)).isTrue();
+            long start = System.nanoTime();
+            server.close(); // waits the 5 s grace, then the service releases the poll
+            assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(10_000);
+            RawHttp.Response r = poller.read();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(FakeCodec.JSON.readTree(r.body()).path("Messages").isMissingNode()).isTrue();
+        } finally {
+            server.close();
+        }
+    }
+
+    @Test
     void rocksDbStateSurvivesARestartAndCanBeBackedUp() throws Exception {
         Path data = dir.resolve("data");
         ServerConfig config = ServerConfig.defaults().withPort(0).withDataDir(data).withDurability(DurabilityMode.FSYNC);
