@@ -1,0 +1,17 @@
+package io.hikyaku.server.storage;
+
+import io.hikyaku.engine.store.Store;
+import io.hikyaku.server.DurabilityMode;
+import io.hikyaku.store.rocksdb.Durability;
+import io.hikyaku.store.rocksdb.RocksDbStore;
+import java.nio.file.Path;
+
+/** Opens the durable RocksDB store; the server's durability names map one to one onto the store's. */
+final class RocksDbOpener {
+
+    private RocksDbOpener() {}
+
+    static Store open(Path dataDir, DurabilityMode durability) {
+        return RocksDbStore.open(dataDir, Durability.valueOf(durability.name()));
+    }
+}
