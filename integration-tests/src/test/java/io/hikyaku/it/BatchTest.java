@@ -305,4 +305,32 @@ class BatchTest extends SqsTestBase {
             assertThat(f.senderFault()).isTrue();
         });
     }
+
+    @Test
+    void changeVisibilityBatchEntryOverTwelveHoursFailsAlone() {
+        String url = createQueue(unique("bt-cap"));
+        sqs.sendMessageBatch(b -> b.queueUrl(url).entries(entries(2)));
+        List<Message> got = receiveAll(url);
+        ChangeMessageVisibilityBatchResponse r = sqs.changeMessageVisibilityBatch(b -> b.queueUrl(url).entries(
+                e -> e.id("ok").receiptHandle(got.get(0).receiptHandle()).visibilityTimeout(60),
+                e -> e.id("toolong").receiptHandle(got.get(1).receiptHandle()).visibilityTimeout(43201)));
+        assertThat(r.successful()).extracting(x -> x.id()).containsExactly("ok");
+        assertThat(r.failed()).singleElement().satisfies(f -> {
+            assertThat(f.id()).isEqualTo("toolong");
+            assertThat(f.code()).isEqualTo("InvalidParameterValue");
+        });
+    }
+
+    @Test
+    void sendBatchCarriesTraceHeadersPerEntry() {
+        String url = createQueue(unique("bt-trace"));
+        var trace = software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue.builder().dataType("String")
+                .stringValue("Root=1-00000000-000000000000000000000001").build();
+        sqs.sendMessageBatch(b -> b.queueUrl(url).entries(SendMessageBatchRequestEntry.builder().id("t").messageBody("traced")
+                .messageSystemAttributes(Map.of(software.amazon.awssdk.services.sqs.model.MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
+                        trace)).build()));
+        Message m = sqs.receiveMessage(b -> b.queueUrl(url).messageSystemAttributeNames(
+                software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName.AWS_TRACE_HEADER)).messages().get(0);
+        assertThat(m.attributesAsStrings()).containsEntry("AWSTraceHeader", "Root=1-00000000-000000000000000000000001");
+    }
 }

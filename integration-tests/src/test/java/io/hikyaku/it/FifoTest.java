@@ -216,4 +216,31 @@ class FifoTest extends SqsTestBase {
         assertThat(got.get(0).getAttributes()).containsEntry("MessageGroupId", "g")
                 .containsEntry("SequenceNumber", r1.getSequenceNumber());
     }
+
+    @Test
+    void queueScopeDeduplicatesAcrossGroups() {
+        String url = fifo(Map.of());
+        send(url, "in A", "A", "shared-id");
+        send(url, "in B", "B", "shared-id");
+        assertThat(drain(url)).containsExactly("in A");
+    }
+
+    @Test
+    void deleteBatchWithAnExpiredFifoHandleFailsThatEntry() {
+        String url = fifo(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "5"));
+        send(url, "x", "g1", "1");
+        send(url, "y", "g2", "2");
+        List<Message> got = sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10)).messages();
+        assertThat(got).hasSize(2);
+        advance(Duration.ofSeconds(6));
+        String fresh = sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(1)).messages().get(0).receiptHandle();
+        var r = sqs.deleteMessageBatch(b -> b.queueUrl(url).entries(e -> e.id("old").receiptHandle(got.get(0).receiptHandle()),
+                e -> e.id("new").receiptHandle(fresh)));
+        assertThat(r.successful()).extracting(x -> x.id()).containsExactly("new");
+        assertThat(r.failed()).singleElement().satisfies(f -> {
+            assertThat(f.id()).isEqualTo("old");
+            assertThat(f.code()).isEqualTo("InvalidParameterValue");
+            assertThat(f.senderFault()).isTrue();
+        });
+    }
 }
