@@ -90,4 +90,61 @@ class JsonProtocolTest extends SqsTestBase {
         // the same queue, seen through the IP address, has that URL
         assertThat(sqs.getQueueUrl(b -> b.queueName(name)).queueUrl()).isEqualTo(queueUrl(name));
     }
+
+    private static java.util.List<String> keys(JsonNode node) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        node.fieldNames().forEachRemaining(out::add);
+        return out;
+    }
+
+    private JsonNode ok(String action, String body) {
+        var r = http.json(action, body);
+        assertThat(r.status()).as("%s: %s", action, r.body()).isEqualTo(200);
+        return Json.parse(r.body());
+    }
+
+    @Test
+    void exactResponseShapesOfTheMessageActions() {
+        String url = createQueue(unique("jp-keys"));
+        assertThat(keys(ok("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"a\"}")))
+                .containsExactlyInAnyOrder("MD5OfMessageBody", "MessageId");
+        assertThat(keys(ok("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"b\",\"MessageAttributes\":"
+                + "{\"Foo\":{\"DataType\":\"String\",\"StringValue\":\"Bar\"}}}")))
+                .containsExactlyInAnyOrder("MD5OfMessageBody", "MD5OfMessageAttributes", "MessageId");
+        JsonNode plain = ok("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\",\"MaxNumberOfMessages\":1}").path("Messages").get(0);
+        assertThat(keys(plain)).containsExactlyInAnyOrder("MessageId", "ReceiptHandle", "MD5OfBody", "Body");
+        JsonNode full = ok("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageAttributeNames\":[\"All\"],"
+                + "\"MessageSystemAttributeNames\":[\"SenderId\"]}").path("Messages").get(0);
+        assertThat(keys(full)).containsExactlyInAnyOrder("MessageId", "ReceiptHandle", "MD5OfBody", "Body", "Attributes",
+                "MD5OfMessageAttributes", "MessageAttributes");
+        assertThat(keys(full.path("MessageAttributes").path("Foo"))).containsExactlyInAnyOrder("DataType", "StringValue");
+        String handle = full.path("ReceiptHandle").asText();
+        assertThat(keys(ok("ChangeMessageVisibility", "{\"QueueUrl\":\"" + url + "\",\"ReceiptHandle\":\"" + handle
+                + "\",\"VisibilityTimeout\":5}"))).isEmpty();
+        assertThat(keys(ok("DeleteMessage", "{\"QueueUrl\":\"" + url + "\",\"ReceiptHandle\":\"" + handle + "\"}"))).isEmpty();
+        JsonNode batch = ok("DeleteMessageBatch", "{\"QueueUrl\":\"" + url + "\",\"Entries\":[{\"Id\":\"x\",\"ReceiptHandle\":\""
+                + handle + "\"}]}");
+        assertThat(keys(batch)).contains("Successful");
+        assertThat(keys(batch.path("Successful").get(0))).containsExactly("Id");
+    }
+
+    @Test
+    void exactResponseShapesOfTheQueueActions() {
+        String name = unique("jp-qkeys");
+        assertThat(keys(ok("CreateQueue", "{\"QueueName\":\"" + name + "\"}"))).containsExactly("QueueUrl");
+        String url = queueUrl(name);
+        assertThat(keys(ok("GetQueueUrl", "{\"QueueName\":\"" + name + "\"}"))).containsExactly("QueueUrl");
+        assertThat(keys(ok("GetQueueAttributes", "{\"QueueUrl\":\"" + url + "\",\"AttributeNames\":[\"DelaySeconds\"]}")))
+                .containsExactly("Attributes");
+        assertThat(keys(ok("SetQueueAttributes", "{\"QueueUrl\":\"" + url + "\",\"Attributes\":{\"DelaySeconds\":\"1\"}}")))
+                .isEmpty();
+        assertThat(keys(ok("ListQueues", "{\"QueueNamePrefix\":\"" + name + "\"}"))).containsExactly("QueueUrls");
+        assertThat(keys(ok("ListQueues", "{\"QueueNamePrefix\":\"jp-nothing-matches\"}"))).isEmpty();
+        assertThat(keys(ok("TagQueue", "{\"QueueUrl\":\"" + url + "\",\"Tags\":{\"k\":\"v\"}}"))).isEmpty();
+        assertThat(keys(ok("ListQueueTags", "{\"QueueUrl\":\"" + url + "\"}"))).containsExactly("Tags");
+        assertThat(keys(ok("UntagQueue", "{\"QueueUrl\":\"" + url + "\",\"TagKeys\":[\"k\"]}"))).isEmpty();
+        assertThat(keys(ok("PurgeQueue", "{\"QueueUrl\":\"" + url + "\"}"))).isEmpty();
+        assertThat(keys(ok("ListDeadLetterSourceQueues", "{\"QueueUrl\":\"" + url + "\"}"))).containsExactly("queueUrls");
+        assertThat(keys(ok("DeleteQueue", "{\"QueueUrl\":\"" + url + "\"}"))).isEmpty();
+    }
 }

@@ -66,9 +66,6 @@ public abstract class SqsTestBase {
         for (AutoCloseable c : closeables) {
             c.close();
         }
-        if (sqsV1 != null) {
-            sqsV1.shutdown();
-        }
         if (server != null) {
             server.close();
         }
@@ -89,11 +86,13 @@ public abstract class SqsTestBase {
 
     /** An SDK v1 client whose access key id is {@code accessKey}. */
     protected AmazonSQS v1Client(String accessKey) {
-        return AmazonSQSClientBuilder.standard()
+        AmazonSQS client = AmazonSQSClientBuilder.standard()
                 .withEndpointConfiguration(new EndpointConfiguration(endpoint, REGION))
                 .withCredentials(new AWSStaticCredentialsProvider(new BasicAWSCredentials(accessKey, "test")))
                 .withClientConfiguration(new ClientConfiguration().withMaxErrorRetry(0).withSocketTimeout(30_000))
                 .build();
+        closeables.add(client::shutdown);
+        return client;
     }
 
     /** A queue name unique within this server: {@code prefix-N}. */
