@@ -185,4 +185,22 @@ class DeadLetterTest extends SqsTestBase {
         assertV2Error(() -> createQueue(unique("dl-other"), Map.of(QueueAttributeName.REDRIVE_POLICY,
                 redrivePolicy(arn(dlqName), 3))), "InvalidParameterValue", null);
     }
+
+    @Test
+    void aStandardMessageKeepsItsOriginalEnqueueTimeInTheDlq() {
+        // AWS: for standard queues expiry always counts from the original enqueue time, also after a move to the DLQ
+        String dlqName = unique("dlq-ret");
+        String dlq = createQueue(dlqName);
+        String src = createQueue(unique("dl-src-ret"), Map.of(QueueAttributeName.REDRIVE_POLICY, redrivePolicy(arn(dlqName), 1)));
+        long sentAt = clock.millis();
+        sqs.sendMessage(b -> b.queueUrl(src).messageBody("aging"));
+        advance(Duration.ofDays(3));
+        assertThat(receive(src, 0)).hasSize(1);
+        assertThat(receive(src, 0)).isEmpty();
+        List<Message> dead = receive(dlq, 0);
+        assertThat(dead).extracting(Message::body).containsExactly("aging");
+        assertThat(dead.get(0).attributesAsStrings()).containsEntry("SentTimestamp", String.valueOf(sentAt));
+        advance(Duration.ofDays(1).plusSeconds(1));
+        assertThat(receive(dlq, 0)).isEmpty();
+    }
 }
