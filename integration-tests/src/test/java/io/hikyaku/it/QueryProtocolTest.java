@@ -352,4 +352,26 @@ class QueryProtocolTest extends SqsTestBase {
                 "Value 11 for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.");
         assertThat(x.rootNamespace()).isEqualTo(NS);
     }
+
+    @Test
+    void moveTaskActionsOverQuery() {
+        String dlqName = unique("qp-mdlq");
+        String dlq = queryCreateQueue(dlqName);
+        String srcName = unique("qp-msrc");
+        queryCreateQueue(srcName, "RedrivePolicy", redrivePolicy(arn(dlqName), 1));
+        ok(call("/", "Action", "SendMessage", "QueueUrl", dlq, "MessageBody", "parked"), "SendMessage");
+        Xml started = ok(call("/", "Action", "StartMessageMoveTask", "SourceArn", arn(dlqName), "DestinationArn", arn(srcName),
+                "MaxNumberOfMessagesPerSecond", "1"), "StartMessageMoveTask");
+        String handle = started.first("TaskHandle");
+        assertThat(handle).isNotBlank();
+        Xml listed = ok(call("/", "Action", "ListMessageMoveTasks", "SourceArn", arn(dlqName), "MaxResults", "10"),
+                "ListMessageMoveTasks");
+        assertThat(listed.all("Status")).containsExactly("RUNNING");
+        assertThat(listed.first("TaskHandle")).isEqualTo(handle);
+        assertThat(listed.first("SourceArn")).isEqualTo(arn(dlqName));
+        Xml cancelled = ok(call("/", "Action", "CancelMessageMoveTask", "TaskHandle", handle), "CancelMessageMoveTask");
+        assertThat(cancelled.first("ApproximateNumberOfMessagesMoved")).matches("\\d+");
+        error(call("/", "Action", "CancelMessageMoveTask", "TaskHandle", "not a handle"), 400, "InvalidParameterValue",
+                "Value for parameter TaskHandle is invalid.");
+    }
 }
