@@ -34,7 +34,7 @@ public final class QueueEngine {
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     private final Store store;
-    private final int inflightLimit;
+    private final Receiver receiver;
     private final String defaultRegion;
     final Registry queues = new Registry();
     private final DeletedNames deletedNames = new DeletedNames();
@@ -50,7 +50,7 @@ public final class QueueEngine {
 
     /** With another in-flight limit per queue (tests). */
     QueueEngine(Store store, String defaultRegion, int inflightLimit) {
-        this.inflightLimit = inflightLimit;
+        this.receiver = new Receiver(this, inflightLimit);
         this.store = store;
         this.defaultRegion = defaultRegion;
         this.tasks = new MoveTasks(this);
@@ -479,115 +479,11 @@ public final class QueueEngine {
         touch(q, now);
         int vt = requested != null ? requested : q.settings.visibilityTimeout;
         StoreBatch b = new StoreBatch();
-        List<ReceivedMessage> out = q.fifo ? receiveFifo(q, c, vt, b) : receiveStandard(q, c, vt, b);
+        List<ReceivedMessage> out = q.fifo ? receiver.fifo(q, c, vt, b) : receiver.standard(q, c, vt, b);
         if (vt == 0 && !out.isEmpty() && q.advance(now, b)) {
             pendingWakeups.add(q.ref()); // VisibilityTimeout 0: visible again at once
         }
         return finish(q, b, out);
-    }
-
-    private List<ReceivedMessage> receiveStandard(QueueState q, ReceiveMessages c, int vt, StoreBatch b) {
-        if (q.inflight >= inflightLimit) {
-            throw new EngineException(ErrorTypes.OVER_LIMIT, Texts.OVER_LIMIT_INFLIGHT);
-        }
-        List<ReceivedMessage> out = new ArrayList<>();
-        while (out.size() < c.maxMessages() && q.inflight < inflightLimit) {
-            Message m = q.fair().next();
-            if (m == null) {
-                break;
-            }
-            ReceivedMessage r = deliver(q, m, vt, c.nonce(), c.now(), b);
-            if (r != null) {
-                out.add(r);
-            }
-        }
-        return out;
-    }
-
-    private List<ReceivedMessage> receiveFifo(QueueState q, ReceiveMessages c, int vt, StoreBatch b) {
-        long now = c.now();
-        String attemptId = c.receiveRequestAttemptId();
-        if (attemptId != null) {
-            AttemptEntry e = q.attempts.get(attemptId);
-            if (e != null) {
-                List<ReceivedMessage> again = retryAttempt(q, e, vt, now, b);
-                if (again != null) {
-                    return again;
-                }
-                q.removeAttempt(attemptId, b);
-            }
-        }
-        int room = inflightLimit - q.inflight;
-        int max = Math.min(c.maxMessages(), room);
-        List<ReceivedMessage> out = new ArrayList<>();
-        List<Long> seqs = new ArrayList<>();
-        while (out.size() < max) {
-            List<Message> candidates = q.fifoDelivery().candidates(max - out.size());
-            if (candidates.isEmpty()) {
-                break;
-            }
-            for (Message m : candidates) {
-                ReceivedMessage r = deliver(q, m, vt, c.nonce(), now, b);
-                if (r != null) {
-                    out.add(r);
-                    seqs.add(m.seq);
-                }
-            }
-        }
-        if (attemptId != null && !out.isEmpty()) {
-            q.putAttempt(new AttemptEntry(attemptId, now + QueueState.DEDUP_WINDOW_MS, c.nonce(),
-                    seqs.stream().mapToLong(Long::longValue).toArray()), b);
-        }
-        return out;
-    }
-
-    /** The same messages and handles again when nothing changed since the attempt, else null. */
-    private List<ReceivedMessage> retryAttempt(QueueState q, AttemptEntry e, int vt, long now, StoreBatch b) {
-        List<Message> ms = new ArrayList<>();
-        for (long seq : e.seqs()) {
-            Message m = q.messages.get(seq);
-            if (m == null || m.state != Message.State.INFLIGHT || m.touched || m.nonce != e.nonce()) {
-                return null;
-            }
-            ms.add(m);
-        }
-        List<ReceivedMessage> out = new ArrayList<>();
-        for (Message m : ms) {
-            q.transition(m, Message.State.INFLIGHT, now + vt * 1000L);
-            b.put(Keyspace.MESSAGE_STATE, Keys.message(q.id, m.seq), m.encodeState());
-            out.add(received(q, m, load(q, m.seq)));
-        }
-        return out;
-    }
-
-    /** Delivers {@code m}, or moves it to the dead-letter queue (returns null) when it has been received too often. */
-    private ReceivedMessage deliver(QueueState q, Message m, int vt, long nonce, long now, StoreBatch b) {
-        StoredMessage sm = load(q, m.seq);
-        RedrivePolicy rp = q.settings.redrivePolicy;
-        if (rp != null && m.receiveCount >= rp.maxReceiveCount()) {
-            QueueState dlq = queues.byArn.get(rp.deadLetterTargetArn());
-            if (dlq != null && dlq != q) {
-                transfer(q, m, sm, dlq, q.arn, now, b);
-                return null;
-            }
-        }
-        m.receiveCount++;
-        if (m.receiveCount == 1) {
-            m.firstReceiveAt = now;
-        }
-        m.lastReceiveAt = now;
-        m.nonce = nonce;
-        m.touched = false;
-        q.transition(m, Message.State.INFLIGHT, now + vt * 1000L);
-        b.put(Keyspace.MESSAGE_STATE, Keys.message(q.id, m.seq), m.encodeState());
-        return received(q, m, sm);
-    }
-
-    private static ReceivedMessage received(QueueState q, Message m, StoredMessage sm) {
-        String handle = new ReceiptHandle(q.id, m.seq, m.receiveCount, m.nonce).encode();
-        return new ReceivedMessage(sm.messageId(), handle, sm.body(), sm.attributes(), sm.senderId(), sm.sentAt(),
-                m.receiveCount, m.firstReceiveAt, sm.sequenceNumber(), q.fifo ? sm.deduplicationId() : null,
-                sm.groupId(), sm.awsTraceHeader(), sm.sourceArn());
     }
 
     private static ReceiptHandle handleFor(QueueState q, String receiptHandle) {
