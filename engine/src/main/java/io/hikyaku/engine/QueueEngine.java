@@ -3,20 +3,13 @@ package io.hikyaku.engine;
 import io.hikyaku.engine.store.Keyspace;
 import io.hikyaku.engine.store.Store;
 import io.hikyaku.engine.store.StoreBatch;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
@@ -35,19 +28,16 @@ import java.util.regex.Pattern;
  */
 public final class QueueEngine {
 
-    static final long NAME_BLOCK_MS = 60_000;
     static final long PURGE_WINDOW_MS = 60_000;
     static final long MAX_VISIBILITY_MS = 43_200_000L;
     private static final Pattern QUEUE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,80}");
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     private final Store store;
-    private final int inflightLimit;
+    private final Receiver receiver;
     private final String defaultRegion;
     final Registry queues = new Registry();
-    /** Recently deleted names: "account\0name" -> deletedAt, and the same ordered by expiry. */
-    private final Map<String, Long> deletedNames = new HashMap<>();
-    private final TreeSet<String> deletedByTime = new TreeSet<>();
+    private final DeletedNames deletedNames = new DeletedNames();
     final MoveTasks tasks;
     /** Queues that gained visible messages outside tick (lazy timers, DLQ moves); tick reports them. */
     private final Set<QueueRef> pendingWakeups = new LinkedHashSet<>();
@@ -60,7 +50,7 @@ public final class QueueEngine {
 
     /** With another in-flight limit per queue (tests). */
     QueueEngine(Store store, String defaultRegion, int inflightLimit) {
-        this.inflightLimit = inflightLimit;
+        this.receiver = new Receiver(this, inflightLimit);
         this.store = store;
         this.defaultRegion = defaultRegion;
         this.tasks = new MoveTasks(this);
@@ -74,7 +64,7 @@ public final class QueueEngine {
     }
 
     void loadedDeletedName(String account, String name, long deletedAt) {
-        rememberDeletedName(account + "\0" + name, deletedAt);
+        deletedNames.loaded(account, name, deletedAt);
     }
 
     // ---- queues ---------------------------------------------------------------------------
@@ -92,7 +82,7 @@ public final class QueueEngine {
         Map<String, String> request = AttributeRules.normalize(raw, fifo, true);
         QueueState existing = queues.find(new QueueRef(c.accountId(), name));
         if (existing != null) {
-            for (Map.Entry<String, String> e : canonicalRedrive(request, c.attributes()).entrySet()) {
+            for (Map.Entry<String, String> e : RedriveRules.canonical(request, c.attributes()).entrySet()) {
                 if (!e.getValue().equals(existing.settings.values.get(e.getKey()))
                         && !(e.getValue().isEmpty() && !existing.settings.values.containsKey(e.getKey()))) {
                     throw new EngineException(ErrorTypes.QUEUE_NAME_EXISTS,
@@ -101,21 +91,17 @@ public final class QueueEngine {
             }
             return commit(new StoreBatch(), existing.info());
         }
-        String nameKey = c.accountId() + "\0" + name;
-        Long deletedAt = deletedNames.get(nameKey);
-        if (deletedAt != null && c.now() < deletedAt + NAME_BLOCK_MS) {
+        if (deletedNames.isBlocked(c.accountId(), name, c.now())) {
             throw new EngineException(ErrorTypes.QUEUE_DELETED_RECENTLY, Texts.DELETED_RECENTLY);
         }
         String region = c.region() == null ? defaultRegion : c.region();
         String arn = "arn:aws:sqs:" + region + ":" + c.accountId() + ":" + name;
-        RedrivePolicy rp = checkRedrive(request, c.attributes(), arn, c.accountId(), region, fifo, null);
+        RedrivePolicy rp = RedriveRules.check(queues, request, c.attributes(), arn, c.accountId(), region, fifo, null);
         Map<String, String> values = AttributeRules.apply(QueueSettings.defaults(fifo).values,
-                canonicalRedrive(request, c.attributes()));
-        RedriveAllowPolicy rap = checkRedriveAllow(request, c.attributes(), null);
+                RedriveRules.canonical(request, c.attributes()));
+        RedriveAllowPolicy rap = RedriveRules.checkAllow(request, c.attributes(), null);
         StoreBatch b = new StoreBatch();
-        if (deletedAt != null) {
-            forgetDeletedName(nameKey, b);
-        }
+        deletedNames.forget(c.accountId(), name, b);
         long id = ++queueIdCounter;
         b.put(Keyspace.META, Keys.QUEUE_ID_COUNTER, Enc.version(1).i64(queueIdCounter).done());
         QueueState q = new QueueState(id, c.accountId(), name, region, fifo, c.now(), new QueueSettings(values, rp, rap));
@@ -156,29 +142,8 @@ public final class QueueEngine {
         b.delete(Keyspace.QUEUES, Keys.queue(q.id));
         b.delete(Keyspace.META, Keys.seqReservation(q.id));
         queues.remove(q);
-        String key = q.accountId + "\0" + q.name;
-        forgetDeletedName(key, b);
-        rememberDeletedName(key, now);
-        b.put(Keyspace.HOUSEKEEPING, Keys.deletedName(q.accountId, q.name), Enc.version(1).i64(now).done());
+        deletedNames.deleted(q.accountId, q.name, now, b);
         return commit(b, null);
-    }
-
-    private void rememberDeletedName(String key, long deletedAt) {
-        deletedNames.put(key, deletedAt);
-        deletedByTime.add(timeKey(deletedAt, key));
-    }
-
-    private void forgetDeletedName(String key, StoreBatch b) {
-        Long at = deletedNames.remove(key);
-        if (at != null) {
-            deletedByTime.remove(timeKey(at, key));
-            String[] parts = key.split("\0", 2);
-            b.delete(Keyspace.HOUSEKEEPING, Keys.deletedName(parts[0], parts[1]));
-        }
-    }
-
-    private static String timeKey(long at, String key) {
-        return String.format("%020d", at) + "\0" + key;
     }
 
     /** Removes every message, dedup and attempt entry of {@code q} (purge, delete). */
@@ -199,9 +164,9 @@ public final class QueueEngine {
      * {@code maxResults} null = up to 1000 and no token; else 1..1000 (InvalidParameterValue).
      */
     public QueuePage listQueues(String accountId, String prefix, Integer maxResults, String nextToken) {
-        checkMaxResults(maxResults, 1000);
+        PageTokens.checkMaxResults(maxResults, 1000);
         TreeMap<String, QueueState> names = queues.namesOf(accountId);
-        String after = decodeToken(nextToken);
+        String after = PageTokens.decode(nextToken);
         String from = prefix == null ? "" : prefix;
         var view = after != null && after.compareTo(from) >= 0 ? names.tailMap(after, false) : names.tailMap(from, true);
         List<QueueInfo> out = new ArrayList<>();
@@ -217,33 +182,8 @@ public final class QueueEngine {
             }
             out.add(q.info());
         }
-        String token = more && maxResults != null ? encodeToken(out.get(out.size() - 1).name()) : null;
+        String token = more && maxResults != null ? PageTokens.encode(out.get(out.size() - 1).name()) : null;
         return new QueuePage(out, token);
-    }
-
-    private static void checkMaxResults(Integer maxResults, int max) {
-        if (maxResults != null && (maxResults < 1 || maxResults > max)) {
-            throw Texts.invalidValue(maxResults, "MaxResults", "MaxResults must be an integer between 1 and " + max + ".");
-        }
-    }
-
-    private static String encodeToken(String last) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(("v1:" + last).getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String decodeToken(String token) {
-        if (token == null || token.isEmpty()) {
-            return null;
-        }
-        try {
-            String s = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
-            if (s.startsWith("v1:")) {
-                return s.substring(3);
-            }
-        } catch (IllegalArgumentException ignored) {
-            // falls through to the error
-        }
-        throw Texts.invalidParameter("Invalid NextToken value.");
     }
 
     /**
@@ -276,9 +216,10 @@ public final class QueueEngine {
         QueueState q = queues.require(queue);
         Map<String, String> raw = attributes == null || attributes.values() == null ? Map.of() : attributes.values();
         Map<String, String> request = AttributeRules.normalize(raw, q.fifo, false);
-        RedrivePolicy rp = checkRedrive(request, attributes, q.arn, q.accountId, q.region, q.fifo, q.settings.redrivePolicy);
-        Map<String, String> values = AttributeRules.apply(q.settings.values, canonicalRedrive(request, attributes));
-        RedriveAllowPolicy rap = checkRedriveAllow(request, attributes, q.settings.redriveAllowPolicy);
+        RedrivePolicy rp = RedriveRules.check(queues, request, attributes, q.arn, q.accountId, q.region, q.fifo,
+                q.settings.redrivePolicy);
+        Map<String, String> values = AttributeRules.apply(q.settings.values, RedriveRules.canonical(request, attributes));
+        RedriveAllowPolicy rap = RedriveRules.checkAllow(request, attributes, q.settings.redriveAllowPolicy);
         touch(q, now);
         if (request.containsKey(AttributeRules.POLICY)) {
             q.permissions.clear();
@@ -292,76 +233,6 @@ public final class QueueEngine {
             pendingWakeups.add(q.ref());
         }
         return finish(q, b, null);
-    }
-
-    private RedrivePolicy checkRedrive(Map<String, String> request, AttributeUpdate update, String sourceArn,
-                                       String account, String region, boolean fifo, RedrivePolicy current) {
-        String json = request.get(AttributeRules.REDRIVE_POLICY);
-        if (json == null) {
-            return current;
-        }
-        if (json.isEmpty()) {
-            return null;
-        }
-        RedrivePolicy p = update == null ? null : update.redrivePolicy();
-        if (p == null || p.deadLetterTargetArn() == null) {
-            throw Texts.invalidValue(json, "RedrivePolicy", "Redrive policy does not contain mandatory attribute: deadLetterTargetArn.");
-        }
-        if (p.maxReceiveCount() == null) {
-            throw Texts.invalidValue(json, "RedrivePolicy", "Redrive policy does not contain mandatory attribute: maxReceiveCount.");
-        }
-        if (p.maxReceiveCount() < 1 || p.maxReceiveCount() > 1000) {
-            throw Texts.invalidValue(json, "RedrivePolicy", "Invalid value for maxReceiveCount: " + p.maxReceiveCount()
-                    + ", valid values are from 1 to 1000 both inclusive.");
-        }
-        QueueState dlq = queues.byArn.get(p.deadLetterTargetArn());
-        if (dlq == null) {
-            throw Texts.invalidValue(json, "RedrivePolicy", "Dead letter target does not exist.");
-        }
-        if (!dlq.accountId.equals(account) || !dlq.region.equals(region)) {
-            throw Texts.invalidValue(json, "RedrivePolicy",
-                    "Dead-letter target owner and region must match the source queue owner and region.");
-        }
-        if (dlq.fifo != fifo) {
-            throw Texts.invalidValue(json, "RedrivePolicy", "Dead-letter queue must be same type of queue as the source.");
-        }
-        RedriveAllowPolicy allow = dlq.settings.redriveAllowPolicy;
-        if (allow != null && (allow.redrivePermission().equals("denyAll")
-                || allow.redrivePermission().equals("byQueue") && !allow.sourceQueueArns().contains(sourceArn))) {
-            throw Texts.invalidValue(json, "RedrivePolicy", "Queue " + sourceArn + " is not allowed to use "
-                    + dlq.arn + " as a dead-letter queue.");
-        }
-        return p;
-    }
-
-    /**
-     * SQS answers GetQueueAttributes with the RedrivePolicy re-serialised (maxReceiveCount as a
-     * number whatever the client sent), so the stored value is that canonical form.
-     */
-    private static Map<String, String> canonicalRedrive(Map<String, String> request, AttributeUpdate update) {
-        String json = request.get(AttributeRules.REDRIVE_POLICY);
-        RedrivePolicy p = update == null ? null : update.redrivePolicy();
-        if (json == null || json.isEmpty() || p == null || p.deadLetterTargetArn() == null || p.maxReceiveCount() == null) {
-            return request;
-        }
-        Map<String, String> out = new java.util.LinkedHashMap<>(request);
-        out.put(AttributeRules.REDRIVE_POLICY, "{\"deadLetterTargetArn\":" + PolicyDocument.quote(p.deadLetterTargetArn())
-                + ",\"maxReceiveCount\":" + p.maxReceiveCount() + "}");
-        return out;
-    }
-
-    private static RedriveAllowPolicy checkRedriveAllow(Map<String, String> request, AttributeUpdate update,
-                                                        RedriveAllowPolicy current) {
-        String json = request.get(AttributeRules.REDRIVE_ALLOW_POLICY);
-        if (json == null) {
-            return current;
-        }
-        if (json.isEmpty()) {
-            return null;
-        }
-        RedriveAllowPolicy p = update == null ? null : update.redriveAllowPolicy();
-        AttributeRules.checkRedriveAllow(json, p);
-        return p;
     }
 
     /** Exact counts (visible, in flight, delayed) after processing what is due at {@code now}. */
@@ -446,8 +317,8 @@ public final class QueueEngine {
     /** Queues whose RedrivePolicy targets {@code queue}; paging as {@link #listQueues}. */
     public QueuePage listDeadLetterSourceQueues(QueueRef queue, Integer maxResults, String nextToken) {
         QueueState dlq = queues.require(queue);
-        checkMaxResults(maxResults, 1000);
-        String after = decodeToken(nextToken);
+        PageTokens.checkMaxResults(maxResults, 1000);
+        String after = PageTokens.decode(nextToken);
         TreeMap<String, QueueState> sources = new TreeMap<>();
         for (QueueState q : queues.byId.values()) {
             RedrivePolicy rp = q.settings.redrivePolicy;
@@ -466,7 +337,7 @@ public final class QueueEngine {
             }
             out.add(q.info());
         }
-        String token = more && maxResults != null ? encodeToken(out.get(out.size() - 1).arn()) : null;
+        String token = more && maxResults != null ? PageTokens.encode(out.get(out.size() - 1).arn()) : null;
         return new QueuePage(out, token);
     }
 
@@ -523,11 +394,11 @@ public final class QueueEngine {
     }
 
     private SendResult sendOne(QueueState q, SendMessage m, long now, StoreBatch b, boolean inBatch) {
-        checkSend(q, m, inBatch);
+        SendRules.check(q, m, inBatch);
         String dedupId = null;
         String scopeKey = null;
         if (q.fifo) {
-            dedupId = m.deduplicationId() != null ? m.deduplicationId() : sha256Hex(m.body());
+            dedupId = m.deduplicationId() != null ? m.deduplicationId() : SendRules.sha256Hex(m.body());
             scopeKey = q.settings.dedupPerGroup ? m.groupId() + "\0" + dedupId : dedupId;
             DedupEntry seen = q.dedup.get(scopeKey);
             if (seen != null && seen.expiresAt() > now) {
@@ -536,7 +407,7 @@ public final class QueueEngine {
         }
         int delay = q.fifo || m.delaySeconds() == null ? q.settings.delaySeconds : m.delaySeconds();
         long seq = q.allocateSeq(b);
-        String seqNo = q.fifo ? sequenceNumber(seq) : null;
+        String seqNo = q.fifo ? SendRules.sequenceNumber(seq) : null;
         StoredMessage sm = new StoredMessage(m.groupId(), now, now + delay * 1000L, m.messageId(), m.body(),
                 m.attributes() == null ? Map.of() : m.attributes(), m.awsTraceHeader(), dedupId, m.senderId(), seqNo, null);
         insert(q, seq, sm, now, b);
@@ -544,54 +415,6 @@ public final class QueueEngine {
             q.putDedup(new DedupEntry(scopeKey, m.messageId(), seqNo, now + QueueState.DEDUP_WINDOW_MS), b);
         }
         return new SendResult(m.messageId(), seqNo);
-    }
-
-    private static void checkSend(QueueState q, SendMessage m, boolean inBatch) {
-        if (m.body() == null || m.body().isEmpty()) {
-            throw Texts.missing("MessageBody");
-        }
-        if (q.fifo) {
-            if (m.groupId() == null) {
-                throw inBatch ? Texts.invalidParameter("The request must contain the parameter MessageGroupId.")
-                        : Texts.missing("MessageGroupId");
-            }
-            if (m.delaySeconds() != null && m.delaySeconds() != 0) {
-                throw Texts.invalidValue(m.delaySeconds(), "DelaySeconds", Texts.WRONG_QUEUE_TYPE);
-            }
-            if (m.deduplicationId() == null && !q.settings.contentBasedDeduplication) {
-                throw Texts.invalidParameter(Texts.NEED_DEDUP);
-            }
-        } else {
-            if (m.deduplicationId() != null) {
-                throw Texts.invalidValue(m.deduplicationId(), "MessageDeduplicationId", Texts.WRONG_QUEUE_TYPE);
-            }
-            if (m.delaySeconds() != null && (m.delaySeconds() < 0 || m.delaySeconds() > 900)) {
-                throw Texts.invalidValue(m.delaySeconds(), "DelaySeconds", "DelaySeconds must be >= 0 and <= 900");
-            }
-        }
-        long size = Utf8.length(m.body());
-        if (m.attributes() != null) {
-            for (Map.Entry<String, MessageAttribute> a : m.attributes().entrySet()) {
-                size += a.getValue().sizeWith(a.getKey());
-            }
-        }
-        int max = q.settings.maximumMessageSize;
-        if (size > max) {
-            throw Texts.invalidParameter(String.format(inBatch ? Texts.TOO_BIG_BATCH : Texts.TOO_BIG_SINGLE, max));
-        }
-    }
-
-    /** SequenceNumber text: 20 digits, strictly increasing with the message seq. */
-    static String sequenceNumber(long seq) {
-        return "1" + String.format("%019d", seq);
-    }
-
-    static String sha256Hex(String body) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** Adds a stored message under {@code seq} to {@code q}, delayed or visible. */
@@ -628,7 +451,7 @@ public final class QueueEngine {
         long seq = to.allocateSeq(b);
         StoredMessage moved = new StoredMessage(sm.groupId(), to.fifo ? now : sm.sentAt(), now, sm.messageId(), sm.body(),
                 sm.attributes(), sm.awsTraceHeader(), sm.deduplicationId(), sm.senderId(),
-                to.fifo ? sequenceNumber(seq) : null, sourceArn);
+                to.fifo ? SendRules.sequenceNumber(seq) : null, sourceArn);
         Message copy = insert(to, seq, moved, now, b);
         if (sourceArn != null && m.receiveCount > 0) {
             copy.receiveCount = m.receiveCount;
@@ -656,115 +479,11 @@ public final class QueueEngine {
         touch(q, now);
         int vt = requested != null ? requested : q.settings.visibilityTimeout;
         StoreBatch b = new StoreBatch();
-        List<ReceivedMessage> out = q.fifo ? receiveFifo(q, c, vt, b) : receiveStandard(q, c, vt, b);
+        List<ReceivedMessage> out = q.fifo ? receiver.fifo(q, c, vt, b) : receiver.standard(q, c, vt, b);
         if (vt == 0 && !out.isEmpty() && q.advance(now, b)) {
             pendingWakeups.add(q.ref()); // VisibilityTimeout 0: visible again at once
         }
         return finish(q, b, out);
-    }
-
-    private List<ReceivedMessage> receiveStandard(QueueState q, ReceiveMessages c, int vt, StoreBatch b) {
-        if (q.inflight >= inflightLimit) {
-            throw new EngineException(ErrorTypes.OVER_LIMIT, Texts.OVER_LIMIT_INFLIGHT);
-        }
-        List<ReceivedMessage> out = new ArrayList<>();
-        while (out.size() < c.maxMessages() && q.inflight < inflightLimit) {
-            Message m = q.fair().next();
-            if (m == null) {
-                break;
-            }
-            ReceivedMessage r = deliver(q, m, vt, c.nonce(), c.now(), b);
-            if (r != null) {
-                out.add(r);
-            }
-        }
-        return out;
-    }
-
-    private List<ReceivedMessage> receiveFifo(QueueState q, ReceiveMessages c, int vt, StoreBatch b) {
-        long now = c.now();
-        String attemptId = c.receiveRequestAttemptId();
-        if (attemptId != null) {
-            AttemptEntry e = q.attempts.get(attemptId);
-            if (e != null) {
-                List<ReceivedMessage> again = retryAttempt(q, e, vt, now, b);
-                if (again != null) {
-                    return again;
-                }
-                q.removeAttempt(attemptId, b);
-            }
-        }
-        int room = inflightLimit - q.inflight;
-        int max = Math.min(c.maxMessages(), room);
-        List<ReceivedMessage> out = new ArrayList<>();
-        List<Long> seqs = new ArrayList<>();
-        while (out.size() < max) {
-            List<Message> candidates = q.fifoDelivery().candidates(max - out.size());
-            if (candidates.isEmpty()) {
-                break;
-            }
-            for (Message m : candidates) {
-                ReceivedMessage r = deliver(q, m, vt, c.nonce(), now, b);
-                if (r != null) {
-                    out.add(r);
-                    seqs.add(m.seq);
-                }
-            }
-        }
-        if (attemptId != null && !out.isEmpty()) {
-            q.putAttempt(new AttemptEntry(attemptId, now + QueueState.DEDUP_WINDOW_MS, c.nonce(),
-                    seqs.stream().mapToLong(Long::longValue).toArray()), b);
-        }
-        return out;
-    }
-
-    /** The same messages and handles again when nothing changed since the attempt, else null. */
-    private List<ReceivedMessage> retryAttempt(QueueState q, AttemptEntry e, int vt, long now, StoreBatch b) {
-        List<Message> ms = new ArrayList<>();
-        for (long seq : e.seqs()) {
-            Message m = q.messages.get(seq);
-            if (m == null || m.state != Message.State.INFLIGHT || m.touched || m.nonce != e.nonce()) {
-                return null;
-            }
-            ms.add(m);
-        }
-        List<ReceivedMessage> out = new ArrayList<>();
-        for (Message m : ms) {
-            q.transition(m, Message.State.INFLIGHT, now + vt * 1000L);
-            b.put(Keyspace.MESSAGE_STATE, Keys.message(q.id, m.seq), m.encodeState());
-            out.add(received(q, m, load(q, m.seq)));
-        }
-        return out;
-    }
-
-    /** Delivers {@code m}, or moves it to the dead-letter queue (returns null) when it has been received too often. */
-    private ReceivedMessage deliver(QueueState q, Message m, int vt, long nonce, long now, StoreBatch b) {
-        StoredMessage sm = load(q, m.seq);
-        RedrivePolicy rp = q.settings.redrivePolicy;
-        if (rp != null && m.receiveCount >= rp.maxReceiveCount()) {
-            QueueState dlq = queues.byArn.get(rp.deadLetterTargetArn());
-            if (dlq != null && dlq != q) {
-                transfer(q, m, sm, dlq, q.arn, now, b);
-                return null;
-            }
-        }
-        m.receiveCount++;
-        if (m.receiveCount == 1) {
-            m.firstReceiveAt = now;
-        }
-        m.lastReceiveAt = now;
-        m.nonce = nonce;
-        m.touched = false;
-        q.transition(m, Message.State.INFLIGHT, now + vt * 1000L);
-        b.put(Keyspace.MESSAGE_STATE, Keys.message(q.id, m.seq), m.encodeState());
-        return received(q, m, sm);
-    }
-
-    private static ReceivedMessage received(QueueState q, Message m, StoredMessage sm) {
-        String handle = new ReceiptHandle(q.id, m.seq, m.receiveCount, m.nonce).encode();
-        return new ReceivedMessage(sm.messageId(), handle, sm.body(), sm.attributes(), sm.senderId(), sm.sentAt(),
-                m.receiveCount, m.firstReceiveAt, sm.sequenceNumber(), q.fifo ? sm.deduplicationId() : null,
-                sm.groupId(), sm.awsTraceHeader(), sm.sourceArn());
     }
 
     private static ReceiptHandle handleFor(QueueState q, String receiptHandle) {
@@ -903,10 +622,7 @@ public final class QueueEngine {
             return 0;
         }
         long d = Math.min(queues.nextDeadline(), tasks.nextDeadline());
-        if (!deletedByTime.isEmpty()) {
-            d = Math.min(d, Long.parseLong(deletedByTime.first().substring(0, 20)) + NAME_BLOCK_MS);
-        }
-        return d;
+        return Math.min(d, deletedNames.nextExpiry());
     }
 
     /** Processes every timer due at or before {@code now}. */
@@ -921,9 +637,7 @@ public final class QueueEngine {
             }
             queues.reschedule(q);
         }
-        while (!deletedByTime.isEmpty() && Long.parseLong(deletedByTime.first().substring(0, 20)) + NAME_BLOCK_MS <= now) {
-            forgetDeletedName(deletedByTime.first().substring(21), b);
-        }
+        deletedNames.expire(now, b);
         tasks.tick(now, b);
         woken.addAll(pendingWakeups);
         pendingWakeups.clear();

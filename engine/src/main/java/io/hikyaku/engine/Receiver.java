@@ -1,0 +1,126 @@
+package io.hikyaku.engine;
+
+import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.StoreBatch;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The receive path: picks messages through the queue's delivery index, redrives those received
+ * too often to the dead-letter queue, marks the rest in flight, and replays FIFO
+ * ReceiveRequestAttemptIds.
+ */
+final class Receiver {
+
+    private final QueueEngine engine;
+    private final int inflightLimit;
+
+    Receiver(QueueEngine engine, int inflightLimit) {
+        this.engine = engine;
+        this.inflightLimit = inflightLimit;
+    }
+
+    List<ReceivedMessage> standard(QueueState q, ReceiveMessages c, int vt, StoreBatch b) {
+        if (q.inflight >= inflightLimit) {
+            throw new EngineException(ErrorTypes.OVER_LIMIT, Texts.OVER_LIMIT_INFLIGHT);
+        }
+        List<ReceivedMessage> out = new ArrayList<>();
+        while (out.size() < c.maxMessages() && q.inflight < inflightLimit) {
+            Message m = q.fair().next();
+            if (m == null) {
+                break;
+            }
+            ReceivedMessage r = deliver(q, m, vt, c.nonce(), c.now(), b);
+            if (r != null) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    List<ReceivedMessage> fifo(QueueState q, ReceiveMessages c, int vt, StoreBatch b) {
+        long now = c.now();
+        String attemptId = c.receiveRequestAttemptId();
+        if (attemptId != null) {
+            AttemptEntry e = q.attempts.get(attemptId);
+            if (e != null) {
+                List<ReceivedMessage> again = retryAttempt(q, e, vt, now, b);
+                if (again != null) {
+                    return again;
+                }
+                q.removeAttempt(attemptId, b);
+            }
+        }
+        int room = inflightLimit - q.inflight;
+        int max = Math.min(c.maxMessages(), room);
+        List<ReceivedMessage> out = new ArrayList<>();
+        List<Long> seqs = new ArrayList<>();
+        while (out.size() < max) {
+            List<Message> candidates = q.fifoDelivery().candidates(max - out.size());
+            if (candidates.isEmpty()) {
+                break;
+            }
+            for (Message m : candidates) {
+                ReceivedMessage r = deliver(q, m, vt, c.nonce(), now, b);
+                if (r != null) {
+                    out.add(r);
+                    seqs.add(m.seq);
+                }
+            }
+        }
+        if (attemptId != null && !out.isEmpty()) {
+            q.putAttempt(new AttemptEntry(attemptId, now + QueueState.DEDUP_WINDOW_MS, c.nonce(),
+                    seqs.stream().mapToLong(Long::longValue).toArray()), b);
+        }
+        return out;
+    }
+
+    /** The same messages and handles again when nothing changed since the attempt, else null. */
+    private List<ReceivedMessage> retryAttempt(QueueState q, AttemptEntry e, int vt, long now, StoreBatch b) {
+        List<Message> ms = new ArrayList<>();
+        for (long seq : e.seqs()) {
+            Message m = q.messages.get(seq);
+            if (m == null || m.state != Message.State.INFLIGHT || m.touched || m.nonce != e.nonce()) {
+                return null;
+            }
+            ms.add(m);
+        }
+        List<ReceivedMessage> out = new ArrayList<>();
+        for (Message m : ms) {
+            q.transition(m, Message.State.INFLIGHT, now + vt * 1000L);
+            b.put(Keyspace.MESSAGE_STATE, Keys.message(q.id, m.seq), m.encodeState());
+            out.add(received(q, m, engine.load(q, m.seq)));
+        }
+        return out;
+    }
+
+    /** Delivers {@code m}, or moves it to the dead-letter queue (returns null) when it has been received too often. */
+    private ReceivedMessage deliver(QueueState q, Message m, int vt, long nonce, long now, StoreBatch b) {
+        StoredMessage sm = engine.load(q, m.seq);
+        RedrivePolicy rp = q.settings.redrivePolicy;
+        if (rp != null && m.receiveCount >= rp.maxReceiveCount()) {
+            QueueState dlq = engine.queues.byArn.get(rp.deadLetterTargetArn());
+            if (dlq != null && dlq != q) {
+                engine.transfer(q, m, sm, dlq, q.arn, now, b);
+                return null;
+            }
+        }
+        m.receiveCount++;
+        if (m.receiveCount == 1) {
+            m.firstReceiveAt = now;
+        }
+        m.lastReceiveAt = now;
+        m.nonce = nonce;
+        m.touched = false;
+        q.transition(m, Message.State.INFLIGHT, now + vt * 1000L);
+        b.put(Keyspace.MESSAGE_STATE, Keys.message(q.id, m.seq), m.encodeState());
+        return received(q, m, sm);
+    }
+
+    static ReceivedMessage received(QueueState q, Message m, StoredMessage sm) {
+        String handle = new ReceiptHandle(q.id, m.seq, m.receiveCount, m.nonce).encode();
+        return new ReceivedMessage(sm.messageId(), handle, sm.body(), sm.attributes(), sm.senderId(), sm.sentAt(),
+                m.receiveCount, m.firstReceiveAt, sm.sequenceNumber(), q.fifo ? sm.deduplicationId() : null,
+                sm.groupId(), sm.awsTraceHeader(), sm.sourceArn());
+    }
+}

@@ -1,0 +1,60 @@
+package io.hikyaku.engine;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+
+/** What a send must satisfy on a given queue, and the FIFO ids derived at send time. */
+final class SendRules {
+    private SendRules() {}
+
+    static void check(QueueState q, SendMessage m, boolean inBatch) {
+        if (m.body() == null || m.body().isEmpty()) {
+            throw Texts.missing("MessageBody");
+        }
+        if (q.fifo) {
+            if (m.groupId() == null) {
+                throw inBatch ? Texts.invalidParameter("The request must contain the parameter MessageGroupId.")
+                        : Texts.missing("MessageGroupId");
+            }
+            if (m.delaySeconds() != null && m.delaySeconds() != 0) {
+                throw Texts.invalidValue(m.delaySeconds(), "DelaySeconds", Texts.WRONG_QUEUE_TYPE);
+            }
+            if (m.deduplicationId() == null && !q.settings.contentBasedDeduplication) {
+                throw Texts.invalidParameter(Texts.NEED_DEDUP);
+            }
+        } else {
+            if (m.deduplicationId() != null) {
+                throw Texts.invalidValue(m.deduplicationId(), "MessageDeduplicationId", Texts.WRONG_QUEUE_TYPE);
+            }
+            if (m.delaySeconds() != null && (m.delaySeconds() < 0 || m.delaySeconds() > 900)) {
+                throw Texts.invalidValue(m.delaySeconds(), "DelaySeconds", "DelaySeconds must be >= 0 and <= 900");
+            }
+        }
+        long size = Utf8.length(m.body());
+        if (m.attributes() != null) {
+            for (Map.Entry<String, MessageAttribute> a : m.attributes().entrySet()) {
+                size += a.getValue().sizeWith(a.getKey());
+            }
+        }
+        int max = q.settings.maximumMessageSize;
+        if (size > max) {
+            throw Texts.invalidParameter(String.format(inBatch ? Texts.TOO_BIG_BATCH : Texts.TOO_BIG_SINGLE, max));
+        }
+    }
+
+    /** SequenceNumber text: 20 digits, strictly increasing with the message seq. */
+    static String sequenceNumber(long seq) {
+        return "1" + String.format("%019d", seq);
+    }
+
+    static String sha256Hex(String body) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
