@@ -336,6 +336,16 @@ def main():
          "The specified queue does not exist.")
     s, h, j = jcall("GetQueueAttributes", {"QueueUrl": BASE + "/" + q, "AttributeNames": ["All"]})
     report(s == 400, "W9", "queue URL without account -> 400", (s, j))
+    req = AWSRequest(method="GET", url=BASE + "/?Action=ListQueues&QueueNamePrefix=w" + RUN)
+    SigV4QueryAuth(Credentials(other, "secret"), "sqs", "us-east-1", expires=300).add_auth(req)
+    pu = urllib.parse.urlparse(req.url)
+    s, h, d = send("GET", pu.path + "?" + pu.query)
+    report(s == 200 and ourl in d.decode() and url not in d.decode(), "W9", "presigned GET with 12-digit key selects account", d[:300])
+    for auth in ("garbage", "AWS4-HMAC-SHA256 Credential=", "AWS4-HMAC-SHA256 Credential=12345678901/x", "AWS4-HMAC-SHA256 Credential=1234567890123/x"):
+        hs = {"X-Amz-Target": "AmazonSQS.ListQueues", "Content-Type": "application/x-amz-json-1.0", "Authorization": auth}
+        s, h, d = send("POST", "/", b'{"QueueNamePrefix":"w%s"}' % RUN.encode(), hs)
+        j = json.loads(d)
+        report(s == 200 and ourl not in j.get("QueueUrls", []), "W9", "odd Authorization %r -> default account" % auth[:30], (s, j))
     jcall("DeleteQueue", {"QueueUrl": ourl}, key=other)
 
     # ---- MD5s on receive over JSON
