@@ -313,6 +313,17 @@ def main():
     qerr("69", "Query CancelMessageMoveTask unknown source -> 404", qcall({"Action": "CancelMessageMoveTask", "TaskHandle":
          __import__("base64").b64encode(json.dumps({"taskId": "t", "sourceArn": "arn:aws:sqs:us-east-1:%s:w%s-none" % (ACCOUNT, RUN)}).encode()).decode()}),
          404, "ResourceNotFoundException", "The resource that you specified for the SourceArn parameter doesn't exist.")
+    # ListMessageMoveTasks XML: entries are <ListMessageMoveTasksResultEntry> (Smithy xmlName, as the AWS SDKs parse it)
+    dl = jcall("CreateQueue", {"QueueName": "w%s-mdlq" % RUN})[2]["QueueUrl"]
+    src = jcall("CreateQueue", {"QueueName": "w%s-msrc" % RUN, "Attributes": {"RedrivePolicy": json.dumps(
+        {"deadLetterTargetArn": "arn:aws:sqs:us-east-1:%s:w%s-mdlq" % (ACCOUNT, RUN), "maxReceiveCount": 1})}})[2]["QueueUrl"]
+    dl_arn = "arn:aws:sqs:us-east-1:%s:w%s-mdlq" % (ACCOUNT, RUN)
+    jcall("StartMessageMoveTask", {"SourceArn": dl_arn})
+    s, h, d = qcall({"Action": "ListMessageMoveTasks", "SourceArn": dl_arn, "MaxResults": "10"})
+    report(s == 200 and "<ListMessageMoveTasksResult><ListMessageMoveTasksResultEntry>" in d and "<Status>" in d, "W12",
+           "Query ListMessageMoveTasks entry element", d)
+    jcall("DeleteQueue", {"QueueUrl": src})
+    jcall("DeleteQueue", {"QueueUrl": dl})
     qerr("60", "Query second PurgeQueue -> 403", (lambda: (qcall({"Action": "PurgeQueue", "QueueUrl": url}), qcall({"Action": "PurgeQueue", "QueueUrl": url}))[1])(),
          403, "AWS.SimpleQueueService.PurgeQueueInProgress")
     jerr("60", "JSON PurgeQueue in progress -> 403", jcall("PurgeQueue", {"QueueUrl": url}), 403, SQS + "PurgeQueueInProgress",
@@ -335,7 +346,9 @@ def main():
     jerr("W9", "queue URL under unknown account", (s, h, j), 400, SQS + "QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue",
          "The specified queue does not exist.")
     s, h, j = jcall("GetQueueAttributes", {"QueueUrl": BASE + "/" + q, "AttributeNames": ["All"]})
-    report(s == 400, "W9", "queue URL without account -> 400", (s, j))
+    # InvalidAddress is 404 in SQS's Smithy model (awsQueryError InvalidAddress, 404)
+    jerr("W9", "queue URL without account -> 404 InvalidAddress", (s, h, j), 404, SQS + "InvalidAddress", "InvalidAddress",
+         "The address %s/%s is not valid for this endpoint." % (BASE, q))
     req = AWSRequest(method="GET", url=BASE + "/?Action=ListQueues&QueueNamePrefix=w" + RUN)
     SigV4QueryAuth(Credentials(other, "secret"), "sqs", "us-east-1", expires=300).add_auth(req)
     pu = urllib.parse.urlparse(req.url)
