@@ -263,8 +263,8 @@ def main():
          "InvalidAction", "The action CreateQueue is not valid for this endpoint.")
     s, h, d = qcall({"Action": "ListQueues"}, method="GET", path=path, accept="application/json")
     j = json.loads(d) if d.startswith("{") else {}
-    report(s == 400 and j.get("Error", {}).get("Code") == "InvalidAction"
-           and j["Error"].get("Message") == "The action ListQueues is not valid for this endpoint.", "71", "Accept json InvalidAction", d)
+    report(s == 400 and j == {"Error": {"Code": "InvalidAction", "Message": "The action ListQueues is not valid for this endpoint."}},
+           "71", "Accept json InvalidAction: exactly the recorded body", d)
     qerr("72", "GET queue URL SendMessage no body", qcall({"Action": "SendMessage"}, method="GET", path=path), 400, "MissingParameter",
          "The request must contain the parameter MessageBody.")
     for accept in (None, "application/json"):
