@@ -165,6 +165,17 @@ def main():
     sqs.delete_message(QueueUrl=q, ReceiptHandle=ms[0]["ReceiptHandle"])
     covered.add("DeleteMessage")
 
+    # Unicode, CR, XML specials and binary survive both protocols, with SQS's MD5s
+    import hashlib
+    uq = sqs.create_queue(QueueName=n("uni"))["QueueUrl"]
+    body = "h\u00e9llo \U0001F600 \r\n\t <&> ]]>"
+    attrs = {"\u00fc\u00df": {"DataType": "String", "StringValue": "v\U0001F600\r"}, "b": {"DataType": "Binary", "BinaryValue": b"\x00\xff"}}
+    r = sqs.send_message(QueueUrl=uq, MessageBody=body, MessageAttributes=attrs)
+    m = sqs.receive_message(QueueUrl=uq, MessageAttributeNames=["All"], WaitTimeSeconds=1)["Messages"][0]
+    report(r["MD5OfMessageBody"] == hashlib.md5(body.encode()).hexdigest() and m["Body"] == body
+           and m["MessageAttributes"]["\u00fc\u00df"]["StringValue"] == "v\U0001F600\r" and m["MessageAttributes"]["b"]["BinaryValue"] == b"\x00\xff"
+           and m["MD5OfMessageAttributes"] == r["MD5OfMessageAttributes"], "SendMessage", "unicode/CR/XML specials/binary round trip", (r, m))
+
     # FIFO: ReceiveRequestAttemptId, group ordering, dedup
     f = sqs.create_queue(QueueName=n("ord.fifo"), Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true"})["QueueUrl"]
     for i in range(4):
