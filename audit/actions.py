@@ -82,7 +82,9 @@ def main():
     t = sqs.list_queue_tags(QueueUrl=u).get("Tags")
     report(t == {"team": "b", "new": ""}, "TagQueue", "tag/untag merge, empty value", t)
     covered.add("UntagQueue")
-    sqs.untag_queue(QueueUrl=u, TagKeys=["team", "new"])
+    err("TagQueue", "51 tags", lambda: sqs.tag_queue(QueueUrl=u, Tags={"k%d" % i: "v" for i in range(51)}), "InvalidParameterValue")
+    err("TagQueue", "key of 129 chars", lambda: sqs.tag_queue(QueueUrl=u, Tags={"k" * 129: "v"}), "InvalidParameterValue")
+    sqs.untag_queue(QueueUrl=u, TagKeys=["team", "new"] + ["k%d" % i for i in range(51)] + ["k" * 129])
     r = sqs.list_queue_tags(QueueUrl=u)
     report("Tags" not in r, "ListQueueTags", "no tags -> no Tags key", r)
 
@@ -187,6 +189,8 @@ def main():
     r2 = sqs.receive_message(QueueUrl=f, MaxNumberOfMessages=2, ReceiveRequestAttemptId="att-1")["Messages"]
     report([m["Body"] for m in r1] == ["m0", "m1"] and [m["MessageId"] for m in r1] == [m["MessageId"] for m in r2],
            "ReceiveMessage", "FIFO order + ReceiveRequestAttemptId retry returns same batch", (r1, r2))
+    err("ReceiveMessage", "ReceiveRequestAttemptId of 129 chars", lambda: sqs.receive_message(QueueUrl=f, ReceiveRequestAttemptId="x" * 129),
+        "InvalidParameterValue")
     r3 = sqs.receive_message(QueueUrl=f, MaxNumberOfMessages=2)
     report("Messages" not in r3, "ReceiveMessage", "FIFO group locked while in flight", r3)
 
