@@ -96,8 +96,8 @@ def main():
     a = sqs.get_queue_attributes(QueueUrl=u, AttributeNames=["Policy"])
     report("Attributes" not in a, "GetQueueAttributes", "absent Policy -> no Attributes", a)
     err("SetQueueAttributes", "RedrivePolicy not JSON",
-        lambda: sqs.set_queue_attributes(QueueUrl=u, Attributes={"RedrivePolicy": "nope"}), "InvalidAttributeValue",
-        "Invalid value for the parameter RedrivePolicy. Reason: Redrive policy is not a valid JSON map.")
+        lambda: sqs.set_queue_attributes(QueueUrl=u, Attributes={"RedrivePolicy": "nope"}), "InvalidParameterValue",
+        "Value nope for parameter RedrivePolicy is invalid. Reason: Redrive policy is not a valid JSON map.")  # api's decision (apifix 006af4b)
     err("SetQueueAttributes", "RedrivePolicy to missing DLQ",
         lambda: sqs.set_queue_attributes(QueueUrl=u, Attributes={"RedrivePolicy": json.dumps(
             {"deadLetterTargetArn": "arn:aws:sqs:us-east-1:000000000000:" + n("nodlq"), "maxReceiveCount": 2})}),
