@@ -6,7 +6,11 @@ import java.util.Map;
 /**
  * For every SQS error type (the JSON shape name an {@link ApiException} carries): its Query error
  * code, HTTP status, fault and fully qualified JSON {@code __type}. One line per error; sources are
- * the Query model's {@code error} blocks, sqs-behaviours.md and the SQS API reference.
+ * sqs-behaviours.md first, then the awsQueryError traits of SQS's current Smithy model (as generated
+ * into the AWS SDKs: e.g. InvalidAddress 404, InvalidSecurity and RequestThrottled 403, KMS errors
+ * under {@code KMS.*Exception} codes), then the 2012-11-05 Query model's {@code error} blocks.
+ * ReceiptHandleIsInvalid stays 400 as sqs-behaviours.md 46/47 record, although the Smithy model
+ * declares 404.
  */
 public final class ErrorCatalogue {
 
@@ -48,16 +52,16 @@ public final class ErrorCatalogue {
         add("InvalidMessageContents",         "InvalidMessageContents",                           400, true,  SQS + "InvalidMessageContents");
         add("ReceiptHandleIsInvalid",         "ReceiptHandleIsInvalid",                           400, true,  SQS + "ReceiptHandleIsInvalid");
         add("InvalidIdFormat",                "InvalidIdFormat",                                  400, true,  SQS + "InvalidIdFormat");
-        add("InvalidAddress",                 "InvalidAddress",                                   400, true,  SQS + "InvalidAddress");
-        add("InvalidSecurity",                "InvalidSecurity",                                  400, true,  SQS + "InvalidSecurity");
-        add("RequestThrottled",               "RequestThrottled",                                 400, true,  SQS + "RequestThrottled");
-        add("KmsAccessDenied",                "KmsAccessDenied",                                  400, true,  SQS + "KmsAccessDenied");
-        add("KmsDisabled",                    "KmsDisabled",                                      400, true,  SQS + "KmsDisabled");
-        add("KmsInvalidKeyUsage",             "KmsInvalidKeyUsage",                               400, true,  SQS + "KmsInvalidKeyUsage");
-        add("KmsInvalidState",                "KmsInvalidState",                                  400, true,  SQS + "KmsInvalidState");
-        add("KmsNotFound",                    "KmsNotFound",                                      400, true,  SQS + "KmsNotFound");
-        add("KmsOptInRequired",               "KmsOptInRequired",                                 403, true,  SQS + "KmsOptInRequired");
-        add("KmsThrottled",                   "KmsThrottled",                                     400, true,  SQS + "KmsThrottled");
+        add("InvalidAddress",                 "InvalidAddress",                                   404, true,  SQS + "InvalidAddress");
+        add("InvalidSecurity",                "InvalidSecurity",                                  403, true,  SQS + "InvalidSecurity");
+        add("RequestThrottled",               "RequestThrottled",                                 403, true,  SQS + "RequestThrottled");
+        add("KmsAccessDenied",                "KMS.AccessDeniedException",                        400, true,  SQS + "KmsAccessDenied");
+        add("KmsDisabled",                    "KMS.DisabledException",                            400, true,  SQS + "KmsDisabled");
+        add("KmsInvalidKeyUsage",             "KMS.InvalidKeyUsageException",                     400, true,  SQS + "KmsInvalidKeyUsage");
+        add("KmsInvalidState",                "KMS.InvalidStateException",                        400, true,  SQS + "KmsInvalidState");
+        add("KmsNotFound",                    "KMS.NotFoundException",                            400, true,  SQS + "KmsNotFound");
+        add("KmsOptInRequired",               "KMS.OptInRequired",                                403, true,  SQS + "KmsOptInRequired");
+        add("KmsThrottled",                   "KMS.ThrottlingException",                          400, true,  SQS + "KmsThrottled");
         add("InvalidAction",                  "InvalidAction",                                    400, true,  SQS + "InvalidAction");
         add("MissingAction",                  "MissingAction",                                    400, true,  SQS + "MissingAction");
         add("MalformedQueryString",           "MalformedQueryString",                             400, true,  SQS + "MalformedQueryString");

@@ -13,8 +13,8 @@ import static io.hikyaku.protocol.QueryShape.SCALAR;
 /**
  * The Query names of every SQS action's input and output, written from the 2012-11-05 Query
  * model (locationName and flattened info). The three message-move-task actions and
- * ReceiveMessage's MessageSystemAttributeNames are newer than that model; their names follow
- * the same conventions (see PROTOCOL.md).
+ * ReceiveMessage's MessageSystemAttributeNames are newer than that model; their names are those of
+ * SQS's current Smithy model (xmlName / xmlFlattened traits), see PROTOCOL.md.
  */
 final class QueryModel {
 
@@ -103,7 +103,7 @@ final class QueryModel {
             Map.entry("GetQueueAttributes", struct(QUEUE_ATTRIBUTES)),
             Map.entry("GetQueueUrl", struct(QUEUE_URL)),
             Map.entry("ListDeadLetterSourceQueues", struct(list("queueUrls", "QueueUrl", SCALAR), scalar("NextToken"))),
-            Map.entry("ListMessageMoveTasks", struct(list("Results", "Result", struct(
+            Map.entry("ListMessageMoveTasks", struct(list("Results", "ListMessageMoveTasksResultEntry", struct(
                     scalar("TaskHandle"), scalar("Status"), scalar("SourceArn"), scalar("DestinationArn"),
                     scalar("MaxNumberOfMessagesPerSecond"), scalar("ApproximateNumberOfMessagesMoved"),
                     scalar("ApproximateNumberOfMessagesToMove"), scalar("FailureReason"), scalar("StartedTimestamp"))))),

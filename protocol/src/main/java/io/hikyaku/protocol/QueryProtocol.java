@@ -62,12 +62,12 @@ final class QueryProtocol {
         }
         String message = ErrorCatalogue.queryMessage(entry.errorType(), error.getMessage());
         if (acceptJson) {
+            // Exactly the body sqs-behaviours.md 71 records: {"Error":{"Code":..,"Message":..}} (the request
+            // id still travels in the x-amzn-RequestId header).
             ObjectNode body = JsonCodec.MAPPER.createObjectNode();
             ObjectNode err = body.putObject("Error");
-            err.put("Type", entry.fault());
             err.put("Code", entry.queryCode());
             err.put("Message", message);
-            body.put("RequestId", requestId);
             return new HttpResponseData(entry.status(), headers(JSON_CONTENT_TYPE, requestId), JsonCodec.write(body));
         }
         String xml = QueryXmlEncoder.error(entry.fault(), entry.queryCode(), message, requestId == null ? "" : requestId);

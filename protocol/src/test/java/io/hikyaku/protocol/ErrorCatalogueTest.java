@@ -6,7 +6,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** The catalogue's mappings, checked against sqs-behaviours.md and the Query model's error blocks. */
+/** The catalogue's mappings, checked against sqs-behaviours.md, the Smithy model's awsQueryError traits and the Query model. */
 class ErrorCatalogueTest {
 
     @ParameterizedTest(name = "{0}")
@@ -34,9 +34,16 @@ class ErrorCatalogueTest {
             "ReceiptHandleIsInvalid, ReceiptHandleIsInvalid, 400, Sender, com.amazonaws.sqs#ReceiptHandleIsInvalid",
             "InvalidAction, InvalidAction, 400, Sender, com.amazonaws.sqs#InvalidAction",
             "MissingAction, MissingAction, 400, Sender, com.amazonaws.sqs#MissingAction",
-            "InvalidSecurity, InvalidSecurity, 400, Sender, com.amazonaws.sqs#InvalidSecurity",
-            "RequestThrottled, RequestThrottled, 400, Sender, com.amazonaws.sqs#RequestThrottled",
-            "KmsThrottled, KmsThrottled, 400, Sender, com.amazonaws.sqs#KmsThrottled",
+            "InvalidSecurity, InvalidSecurity, 403, Sender, com.amazonaws.sqs#InvalidSecurity",
+            "InvalidAddress, InvalidAddress, 404, Sender, com.amazonaws.sqs#InvalidAddress",
+            "RequestThrottled, RequestThrottled, 403, Sender, com.amazonaws.sqs#RequestThrottled",
+            "KmsAccessDenied, KMS.AccessDeniedException, 400, Sender, com.amazonaws.sqs#KmsAccessDenied",
+            "KmsDisabled, KMS.DisabledException, 400, Sender, com.amazonaws.sqs#KmsDisabled",
+            "KmsInvalidKeyUsage, KMS.InvalidKeyUsageException, 400, Sender, com.amazonaws.sqs#KmsInvalidKeyUsage",
+            "KmsInvalidState, KMS.InvalidStateException, 400, Sender, com.amazonaws.sqs#KmsInvalidState",
+            "KmsNotFound, KMS.NotFoundException, 400, Sender, com.amazonaws.sqs#KmsNotFound",
+            "KmsOptInRequired, KMS.OptInRequired, 403, Sender, com.amazonaws.sqs#KmsOptInRequired",
+            "KmsThrottled, KMS.ThrottlingException, 400, Sender, com.amazonaws.sqs#KmsThrottled",
             "SerializationException, SerializationException, 400, Sender, com.amazon.coral.service#SerializationException",
             "UnknownOperationException, UnknownOperationException, 400, Sender, com.amazon.coral.service#UnknownOperationException",
             "InternalError, InternalError, 500, Receiver, com.amazonaws.sqs#InternalError",

@@ -98,8 +98,9 @@ class QueryProtocolTest {
                 "Accept", "application/json"));
         assertEquals(400, json.status());
         assertEquals("application/json", json.headers().get("Content-Type"));
-        assertEquals(tree("{\"Error\":{\"Type\":\"Sender\",\"Code\":\"InvalidAction\","
-                + "\"Message\":\"The action ListQueues is not valid for this endpoint.\"},\"RequestId\":\"req-1\"}"), tree(json));
+        assertEquals(tree("{\"Error\":{\"Code\":\"InvalidAction\","
+                + "\"Message\":\"The action ListQueues is not valid for this endpoint.\"}}"), tree(json));
+        assertEquals("req-1", json.headers().get("x-amzn-RequestId"));
     }
 
     @Test

@@ -51,9 +51,9 @@ class QueryXmlOutputTest {
                                 + "'ApproximateNumberOfMessagesToMove':9,'StartedTimestamp':1700000000000},"
                                 + "{'Status':'FAILED','SourceArn':'s','FailureReason':'why','ApproximateNumberOfMessagesMoved':0,'StartedTimestamp':1}]}",
                         "ListMessageMoveTasksResponse[ListMessageMoveTasksResult["
-                                + "Result[TaskHandle=h,Status=RUNNING,SourceArn=s,DestinationArn=d,MaxNumberOfMessagesPerSecond=5,"
+                                + "ListMessageMoveTasksResultEntry[TaskHandle=h,Status=RUNNING,SourceArn=s,DestinationArn=d,MaxNumberOfMessagesPerSecond=5,"
                                 + "ApproximateNumberOfMessagesMoved=1,ApproximateNumberOfMessagesToMove=9,StartedTimestamp=1700000000000],"
-                                + "Result[Status=FAILED,SourceArn=s,ApproximateNumberOfMessagesMoved=0,FailureReason=why,StartedTimestamp=1]]," + META + "]"),
+                                + "ListMessageMoveTasksResultEntry[Status=FAILED,SourceArn=s,ApproximateNumberOfMessagesMoved=0,FailureReason=why,StartedTimestamp=1]]," + META + "]"),
                 Arguments.of("ListQueueTags", "{'Tags':{'team':'core'}}",
                         "ListQueueTagsResponse[ListQueueTagsResult[Tag[Key=team,Value=core]]," + META + "]"),
                 Arguments.of("ListQueues", "{'QueueUrls':['u1','u2']}",
