@@ -151,6 +151,9 @@ final class QueueActions {
         if (actions.isEmpty()) {
             throw Errors.missing("Actions");
         }
+        PermissionRules.checkLabel(label);
+        PermissionRules.checkAccounts(accounts);
+        PermissionRules.checkActions(actions);
         return gate.write(engine -> engine.addPermission(queue, label, accounts, actions, clock.millis()))
                 .thenApply(v -> Json.object());
     }
