@@ -183,7 +183,10 @@ final class Input {
         return new Input((ObjectNode) v, protocol);
     }
 
-    /** A map of name to structure (e.g. MessageAttributes), in request order; absent is empty. */
+    /**
+     * A map of name to structure (e.g. MessageAttributes), in request order; absent is empty. A
+     * null value is an empty structure (not a missing entry), so the caller's checks refuse it.
+     */
     Map<String, Input> objectMap(String name) {
         JsonNode v = value(name);
         Map<String, Input> out = new LinkedHashMap<>();
@@ -195,7 +198,8 @@ final class Input {
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            if (e.getValue().isNull()) {
+            if (e.getValue().isNull()) { // a map value cannot be absent: null reads as {}, so it is validated
+                out.put(e.getKey(), new Input(null, protocol));
                 continue;
             }
             if (!e.getValue().isObject()) {

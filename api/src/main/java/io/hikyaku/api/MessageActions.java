@@ -85,7 +85,8 @@ final class MessageActions {
     CompletableFuture<ObjectNode> deleteMessage(ApiRequest request, Input in) {
         QueueRef queue = QueueUrls.resolve(in, request.path());
         String handle = in.requiredString("ReceiptHandle");
-        return gate.write(engine -> engine.deleteMessage(queue, handle, clock.millis())).thenApply(v -> Json.object());
+        return changeAndWake(queue, engine -> engine.deleteMessage(queue, handle, clock.millis()))
+                .thenApply(v -> Json.object());
     }
 
     CompletableFuture<ObjectNode> deleteMessageBatch(ApiRequest request, Input in) {
@@ -104,7 +105,7 @@ final class MessageActions {
                 BatchRules.fail(failed, id, e);
             }
         }
-        return gate.write(engine -> engine.deleteMessageBatch(queue, handles, clock.millis()))
+        return changeAndWake(queue, engine -> engine.deleteMessageBatch(queue, handles, clock.millis()))
                 .thenApply(outcomes -> voidBatchResult(ids, outcomes, failed));
     }
 
@@ -138,7 +139,8 @@ final class MessageActions {
 
     /**
      * Runs a change under the lock, then (same critical section) retries the queue's parked
-     * receives, since sends and visibility changes can make messages visible.
+     * receives, since sends and visibility changes can make messages visible, and a delete can
+     * unlock a FIFO group (or free an in-flight slot). With no waiters the retry costs one lookup.
      */
     private <T> CompletableFuture<T> changeAndWake(QueueRef queue, Function<QueueEngine, Durable<T>> change) {
         Completions completions = new Completions();

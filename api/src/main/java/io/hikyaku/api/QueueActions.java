@@ -36,6 +36,8 @@ final class QueueActions {
         if (tags.isEmpty()) {
             tags = in.stringMap("Tags"); // lenient: some clients capitalise it
         }
+        tags = TagRules.check(tags);
+        TagRules.checkCount(name, Map.of(), tags);
         CreateQueue command = new CreateQueue(context.accountId(), context.region(), name, attributes,
                 tags.isEmpty() ? null : tags, clock.millis());
         return gate.write(engine -> engine.createQueue(command))
@@ -127,8 +129,11 @@ final class QueueActions {
         if (!in.has("Tags")) {
             throw Errors.missing("Tags");
         }
-        Map<String, String> tags = in.stringMap("Tags");
-        return gate.write(engine -> engine.tagQueue(queue, tags, clock.millis())).thenApply(v -> Json.object());
+        Map<String, String> tags = TagRules.check(in.stringMap("Tags"));
+        return gate.write(engine -> {
+            TagRules.checkCount(queue.name(), engine.listQueueTags(queue), tags); // same lock as the change
+            return engine.tagQueue(queue, tags, clock.millis());
+        }).thenApply(v -> Json.object());
     }
 
     CompletableFuture<ObjectNode> untagQueue(ApiRequest request, Input in) {
@@ -151,6 +156,9 @@ final class QueueActions {
         if (actions.isEmpty()) {
             throw Errors.missing("Actions");
         }
+        PermissionRules.checkLabel(label);
+        PermissionRules.checkAccounts(accounts);
+        PermissionRules.checkActions(actions);
         return gate.write(engine -> engine.addPermission(queue, label, accounts, actions, clock.millis()))
                 .thenApply(v -> Json.object());
     }

@@ -45,11 +45,11 @@ final class QueueAttributesReader {
     static RedrivePolicy redrivePolicy(String text) {
         JsonNode node = parse(text);
         if (node == null || !node.isObject()) {
-            throw invalid("RedrivePolicy", "Redrive policy is not a valid JSON map.");
+            throw invalid("RedrivePolicy", text, "Redrive policy is not a valid JSON map.");
         }
         JsonNode arn = node.get("deadLetterTargetArn");
         if (arn != null && !arn.isTextual()) {
-            throw invalid("RedrivePolicy", "Invalid value for deadLetterTargetArn.");
+            throw invalid("RedrivePolicy", text, "Invalid value for deadLetterTargetArn.");
         }
         Integer maxReceiveCount = null;
         JsonNode count = node.get("maxReceiveCount");
@@ -58,7 +58,7 @@ final class QueueAttributesReader {
                 maxReceiveCount = count.isIntegralNumber() && count.canConvertToInt() ? count.asInt()
                         : Integer.parseInt(count.asText().trim());
             } catch (NumberFormatException e) {
-                throw invalid("RedrivePolicy", "Invalid value for maxReceiveCount: " + count.asText()
+                throw invalid("RedrivePolicy", text, "Invalid value for maxReceiveCount: " + count.asText()
                         + ", valid values are from 1 to 1000 both inclusive.");
             }
         }
@@ -69,23 +69,23 @@ final class QueueAttributesReader {
     static RedriveAllowPolicy redriveAllowPolicy(String text) {
         JsonNode node = parse(text);
         if (node == null || !node.isObject()) {
-            throw invalid("RedriveAllowPolicy", "Redrive allow policy is not a valid JSON map.");
+            throw invalid("RedriveAllowPolicy", text, "Redrive allow policy is not a valid JSON map.");
         }
         JsonNode permission = node.get("redrivePermission");
         if (permission == null || !permission.isTextual()) {
-            throw invalid("RedriveAllowPolicy",
+            throw invalid("RedriveAllowPolicy", text,
                     "Redrive allow policy does not contain mandatory attribute: redrivePermission.");
         }
         List<String> arns = null;
         JsonNode sources = node.get("sourceQueueArns");
         if (sources != null && !sources.isNull()) {
             if (!sources.isArray()) {
-                throw invalid("RedriveAllowPolicy", "sourceQueueArns must be a list of queue ARNs.");
+                throw invalid("RedriveAllowPolicy", text, "sourceQueueArns must be a list of queue ARNs.");
             }
             arns = new ArrayList<>();
             for (JsonNode arn : sources) {
                 if (!arn.isTextual()) {
-                    throw invalid("RedriveAllowPolicy", "sourceQueueArns must be a list of queue ARNs.");
+                    throw invalid("RedriveAllowPolicy", text, "sourceQueueArns must be a list of queue ARNs.");
                 }
                 arns.add(arn.asText());
             }
@@ -101,7 +101,11 @@ final class QueueAttributesReader {
         }
     }
 
-    private static ApiException invalid(String attribute, String reason) {
-        return Errors.invalidAttributeValue(attribute, reason);
+    /**
+     * Content errors in the policies are InvalidParameterValue "Value {policy} for parameter X is
+     * invalid. Reason: ...", the form AWS uses for every RedrivePolicy content error it reports.
+     */
+    private static ApiException invalid(String attribute, String text, String reason) {
+        return Errors.invalidValue(attribute, text, reason);
     }
 }

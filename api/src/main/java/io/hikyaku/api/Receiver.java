@@ -50,8 +50,10 @@ final class Receiver {
         if (visibility != null && (visibility < Integer.MIN_VALUE || visibility > Integer.MAX_VALUE)) {
             throw Errors.invalidValue("VisibilityTimeout", visibility, VISIBILITY_REASON);
         }
+        String attemptId = in.string("ReceiveRequestAttemptId");
+        FifoIds.check("ReceiveRequestAttemptId", attemptId);
         ReceiveCall call = new ReceiveCall(max, visibility == null ? null : (int) (long) visibility,
-                in.string("ReceiveRequestAttemptId"), ReceiveSelection.of(in), ids.receiptNonce());
+                attemptId, ReceiveSelection.of(in), ids.receiptNonce());
         QueueRef queue = QueueUrls.resolve(in, request.path());
 
         CompletableFuture<ObjectNode> out = new CompletableFuture<>();

@@ -68,7 +68,9 @@ class QueueActionsEndToEndTest {
         String url = sqs.createQueue("src", null);
         ApiException e = sqs.error("SetQueueAttributes",
                 "{\"QueueUrl\":\"" + url + "\",\"Attributes\":{\"RedrivePolicy\":\"{not json\"}}");
-        assertThat(e.errorType()).isEqualTo("InvalidAttributeValue");
+        assertThat(e.errorType()).isEqualTo("InvalidParameterValue");
+        assertThat(e.getMessage()).isEqualTo(
+                "Value {not json for parameter RedrivePolicy is invalid. Reason: Redrive policy is not a valid JSON map.");
     }
 
     @Test

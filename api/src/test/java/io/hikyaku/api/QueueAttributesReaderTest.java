@@ -22,8 +22,11 @@ class QueueAttributesReaderTest {
     @Test
     void rejectsMalformedPolicies() {
         assertThatThrownBy(() -> QueueAttributesReader.redrivePolicy("not json"))
-                .hasMessage("Invalid value for the parameter RedrivePolicy. Reason: Redrive policy is not a valid JSON map.")
-                .satisfies(e -> assertThat(((ApiException) e).errorType()).isEqualTo("InvalidAttributeValue"));
+                .hasMessage("Value not json for parameter RedrivePolicy is invalid. Reason: Redrive policy is not a valid JSON map.")
+                .satisfies(e -> assertThat(((ApiException) e).errorType()).isEqualTo("InvalidParameterValue"));
+        assertThatThrownBy(() -> QueueAttributesReader.redriveAllowPolicy("[1]"))
+                .hasMessage("Value [1] for parameter RedriveAllowPolicy is invalid. Reason: Redrive allow policy is not a valid JSON map.")
+                .satisfies(e -> assertThat(((ApiException) e).errorType()).isEqualTo("InvalidParameterValue"));
         assertThatThrownBy(() -> QueueAttributesReader.redrivePolicy("{\"deadLetterTargetArn\":\"a\",\"maxReceiveCount\":\"x\"}"))
                 .hasMessageContaining("maxReceiveCount");
         assertThatThrownBy(() -> QueueAttributesReader.read(Map.of("Policy", "{oops")))
