@@ -2,13 +2,17 @@ package io.hikyaku.server;
 
 import io.hikyaku.api.SqsService;
 import io.hikyaku.api.SqsServices;
-import io.hikyaku.engine.store.Store;
 import io.hikyaku.protocol.ProtocolCodec;
+import io.hikyaku.server.admin.AdminEndpoint;
+import io.hikyaku.server.admin.AdminFile;
 import io.hikyaku.server.http.CallContextFactory;
 import io.hikyaku.server.http.Codecs;
 import io.hikyaku.server.http.HttpChannelInitializer;
 import io.hikyaku.server.http.RequestDispatcher;
 import io.hikyaku.server.http.ServerState;
+import io.hikyaku.server.storage.Backups;
+import io.hikyaku.server.storage.OpenedStore;
+import io.hikyaku.server.storage.StoreHealth;
 import io.hikyaku.server.storage.StoreOpener;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -20,6 +24,8 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -38,6 +44,8 @@ public final class HikyakuServer implements AutoCloseable {
 
     private final ServerConfig config;
     private final SqsService service;
+    private final StoreHealth storeHealth;
+    private final Backups backups;
     private final ServerState state = new ServerState();
     private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;
@@ -45,36 +53,49 @@ public final class HikyakuServer implements AutoCloseable {
     private final CountDownLatch terminated = new CountDownLatch(1);
     private Channel listener;
     private volatile int port;
+    private ExecutorService adminWorker;
+    private AdminFile adminFile;
 
-    private HikyakuServer(ServerConfig config, SqsService service) {
+    private HikyakuServer(ServerConfig config, SqsService service, StoreHealth storeHealth, Backups backups) {
         this.config = config;
         this.service = service;
+        this.storeHealth = storeHealth;
+        this.backups = backups;
         this.acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("hikyaku-accept", true),
                 NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(ioThreads(), new DefaultThreadFactory("hikyaku-io", true),
                 NioIoHandler.newFactory());
     }
 
-    /** Opens the configured store, builds the service and starts serving. */
+    /**
+     * Opens the configured store, builds the service and starts serving. With RocksDB the server also
+     * publishes its admin endpoint (online backups) in {@code <data dir>/ADMIN}.
+     */
     public static HikyakuServer start(ServerConfig config) {
-        Store store = StoreOpener.open(config);
+        OpenedStore store = StoreOpener.open(config);
         SqsService service;
         try {
-            service = SqsServices.create(store, config.clock());
+            service = SqsServices.create(store.health(), config.clock());
         } catch (RuntimeException e) {
-            store.close();
+            store.health().close();
             throw e;
         }
-        return start(config, Codecs.standard(), service);
+        return start(config, Codecs.standard(), service, store.health(), store.backups());
     }
 
     /** Starts serving {@code service} (which the server then owns and closes) through {@code codec}. */
     public static HikyakuServer start(ServerConfig config, ProtocolCodec codec, SqsService service) {
-        HikyakuServer server = new HikyakuServer(config, service);
+        return start(config, codec, service, null, null);
+    }
+
+    private static HikyakuServer start(ServerConfig config, ProtocolCodec codec, SqsService service,
+                                       StoreHealth storeHealth, Backups backups) {
+        HikyakuServer server = new HikyakuServer(config, service, storeHealth, backups);
         try {
             server.bind(codec);
             new QueueBootstrap(service, config.accountId(), config.region(), server.defaultBaseUrl())
                     .createAll(config.queues());
+            server.publishAdminFile();
             return server;
         } catch (RuntimeException | Error e) {
             server.close();
@@ -85,7 +106,15 @@ public final class HikyakuServer implements AutoCloseable {
     private void bind(ProtocolCodec codec) {
         CallContextFactory contexts = new CallContextFactory(config.accountId(), config.region(),
                 config.advertisedUrl(), config.host(), this::port);
-        RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving);
+        AdminEndpoint admin = null;
+        if (backups != null) {
+            adminWorker = Executors.newSingleThreadExecutor(new DefaultThreadFactory("hikyaku-admin", true));
+            adminFile = new AdminFile(null, AdminEndpoint.newToken(), ProcessHandle.current().pid());
+            admin = new AdminEndpoint(adminFile.token(), backups, adminWorker);
+        }
+        StoreHealth health = storeHealth;
+        RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving,
+                () -> health == null ? null : health.problem(), admin);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
@@ -98,6 +127,23 @@ public final class HikyakuServer implements AutoCloseable {
             throw new IllegalStateException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
         }
         port = ((InetSocketAddress) listener.localAddress()).getPort();
+    }
+
+    /** Writes ADMIN into the data directory so {@code hikyaku backup} can reach this server. */
+    private void publishAdminFile() {
+        if (adminFile == null) {
+            return;
+        }
+        adminFile = new AdminFile(adminUrl(), adminFile.token(), adminFile.pid());
+        adminFile.write(config.dataDir());
+    }
+
+    /** The admin endpoint as seen from this machine: loopback unless bound to one specific address. */
+    private String adminUrl() {
+        String host = config.host();
+        boolean wildcardOrLoopback = host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")
+                || host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]");
+        return wildcardOrLoopback ? "http://127.0.0.1:" + port : endpoint();
     }
 
     /** The port actually bound (useful with port 0). */
@@ -136,10 +182,16 @@ public final class HikyakuServer implements AutoCloseable {
         }
         try {
             state.stopServing();
+            if (adminFile != null && adminFile.url() != null) {
+                adminFile.remove(config.dataDir());
+            }
             if (listener != null) {
                 listener.close().syncUninterruptibly();
             }
             awaitInFlight();
+            if (adminWorker != null) {
+                adminWorker.shutdown(); // a running backup holds the store's lock, so the store's close waits for it
+            }
             try {
                 service.close();
             } catch (RuntimeException e) {

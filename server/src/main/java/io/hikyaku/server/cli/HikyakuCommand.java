@@ -1,5 +1,6 @@
 package io.hikyaku.server.cli;
 
+import io.hikyaku.server.config.ConfigException;
 import java.io.PrintWriter;
 import java.util.Map;
 import picocli.CommandLine;
@@ -24,6 +25,11 @@ public final class HikyakuCommand implements Runnable {
         cl.addSubcommand("serve", new ServeCommand(env));
         cl.addSubcommand("backup", new BackupCommand());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // One line, "hikyaku: <why>"; exit 2 for a bad setting, 1 for anything else that stops a command.
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            commandLine.getErr().println("hikyaku: " + e.getMessage());
+            return e instanceof ConfigException ? 2 : 1;
+        });
         cl.setOut(out);
         cl.setErr(err);
         return cl;

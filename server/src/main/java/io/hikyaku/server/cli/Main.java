@@ -1,6 +1,5 @@
 package io.hikyaku.server.cli;
 
-import io.hikyaku.server.config.ConfigException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 
@@ -14,10 +13,6 @@ public final class Main {
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
         CommandLine cl = HikyakuCommand.commandLine(System.getenv(), out, err);
-        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            commandLine.getErr().println("hikyaku: " + e.getMessage());
-            return e instanceof ConfigException ? 2 : 1;
-        });
         int code = cl.execute(args);
         if (code != 0 || !isServe(args)) {
             System.exit(code);

@@ -16,28 +16,46 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import io.hikyaku.server.admin.AdminEndpoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes one HTTP request: /health, otherwise decode, invoke the service, encode. Free of Netty so
- * it can be tested alone. Never fails: every problem becomes an HTTP response.
+ * Routes one HTTP request: /health, /health/ready, /_hikyaku/ admin requests, otherwise decode,
+ * invoke the service, encode. Free of Netty so it can be tested alone. Never fails: every problem
+ * becomes an HTTP response.
  */
 public final class RequestDispatcher {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestDispatcher.class);
     private static final Map<String, String> JSON = Map.of("content-type", "application/json");
+    private static final String READY_PATH = "/health/ready";
+    private static final com.fasterxml.jackson.databind.ObjectMapper FAILURE_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private final ProtocolCodec codec;
     private final SqsService service;
     private final CallContextFactory contexts;
     private final BooleanSupplier serving;
+    private final Supplier<String> storeProblem;
+    private final AdminEndpoint admin;
 
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving) {
+        this(codec, service, contexts, serving, () -> null, null);
+    }
+
+    /**
+     * @param storeProblem why store writes fail right now, or null (reported by /health as "degraded")
+     * @param admin        the admin endpoint, or null when there is none (admin paths then get 404)
+     */
+    public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving,
+                             Supplier<String> storeProblem, AdminEndpoint admin) {
         this.codec = codec;
         this.service = service;
         this.contexts = contexts;
         this.serving = serving;
+        this.storeProblem = storeProblem;
+        this.admin = admin;
     }
 
     /**
@@ -45,8 +63,20 @@ public final class RequestDispatcher {
      *                only hand over)
      */
     public InFlight dispatch(HttpRequestData raw, String requestId, Executor encoder) {
+        return dispatch(raw, requestId, encoder, false);
+    }
+
+    /** @param fromThisHost the peer is this machine (loopback or the address it connected to); admin needs it */
+    public InFlight dispatch(HttpRequestData raw, String requestId, Executor encoder, boolean fromThisHost) {
         if (isHealthCheck(raw)) {
-            return new InFlight(CompletableFuture.completedFuture(health()), null);
+            return new InFlight(CompletableFuture.completedFuture(health(raw.path().equals(READY_PATH))), null);
+        }
+        if (AdminEndpoint.isAdminPath(raw)) {
+            if (admin == null) {
+                return done(new HttpResponseData(404, JSON,
+                        "{\"error\":\"no admin endpoint (storage memory)\"}".getBytes(StandardCharsets.UTF_8)));
+            }
+            return new InFlight(admin.handle(raw, fromThisHost), null);
         }
         ApiRequest decoded;
         try {
@@ -106,14 +136,30 @@ public final class RequestDispatcher {
         }
     }
 
-    private HttpResponseData health() {
-        boolean up = serving.getAsBoolean();
-        String body = up ? "{\"status\":\"ok\"}" : "{\"status\":\"stopping\"}";
-        return new HttpResponseData(up ? 200 : 503, JSON, body.getBytes(StandardCharsets.UTF_8));
+    /**
+     * /health: 200 "ok", 200 "degraded" while store writes fail (the process is alive and reads work;
+     * restarting would not help), 503 "stopping" during shutdown. /health/ready: 200 only when "ok".
+     */
+    private HttpResponseData health(boolean ready) {
+        String body;
+        int status;
+        String problem = storeProblem.get();
+        if (!serving.getAsBoolean()) {
+            status = 503;
+            body = "{\"status\":\"stopping\"}";
+        } else if (problem != null) {
+            status = ready ? 503 : 200;
+            body = FAILURE_JSON.createObjectNode().put("status", "degraded").put("reason", "store writes failing: " + problem).toString();
+        } else {
+            status = 200;
+            body = "{\"status\":\"ok\"}";
+        }
+        return new HttpResponseData(status, JSON, body.getBytes(StandardCharsets.UTF_8));
     }
 
     private static boolean isHealthCheck(HttpRequestData raw) {
-        return raw.path().equals("/health") && (raw.method().equals("GET") || raw.method().equals("HEAD"));
+        return (raw.path().equals("/health") || raw.path().equals(READY_PATH))
+                && (raw.method().equals("GET") || raw.method().equals("HEAD"));
     }
 
     private static InFlight done(HttpResponseData response) {

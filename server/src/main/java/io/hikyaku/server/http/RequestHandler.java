@@ -117,7 +117,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         state.requestStarted();
-        InFlight inFlight = dispatcher.dispatch(next.data(), requestId, task -> onEventLoop(ctx, task));
+        InFlight inFlight = dispatcher.dispatch(next.data(), requestId, task -> onEventLoop(ctx, task), PeerAddresses.fromThisHost(ctx.channel()));
         current = inFlight;
         inFlight.response().whenComplete((response, neverFails) -> {
             if (ctx.executor().inEventLoop()) {

@@ -1,6 +1,5 @@
 package io.hikyaku.server.storage;
 
-import io.hikyaku.engine.store.Store;
 import io.hikyaku.server.DurabilityMode;
 import io.hikyaku.store.rocksdb.Durability;
 import io.hikyaku.store.rocksdb.RocksDbStore;
@@ -11,7 +10,7 @@ final class RocksDbOpener {
 
     private RocksDbOpener() {}
 
-    static Store open(Path dataDir, DurabilityMode durability) {
+    static RocksDbStore open(Path dataDir, DurabilityMode durability) {
         return RocksDbStore.open(dataDir, Durability.valueOf(durability.name()));
     }
 }

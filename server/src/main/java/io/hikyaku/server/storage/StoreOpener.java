@@ -1,18 +1,21 @@
 package io.hikyaku.server.storage;
 
 import io.hikyaku.engine.store.MemoryStore;
-import io.hikyaku.engine.store.Store;
 import io.hikyaku.server.ServerConfig;
+import io.hikyaku.store.rocksdb.RocksDbStore;
 
 /** Opens the store the configuration asks for. */
 public final class StoreOpener {
 
     private StoreOpener() {}
 
-    public static Store open(ServerConfig config) {
+    public static OpenedStore open(ServerConfig config) {
         return switch (config.storage()) {
-            case MEMORY -> new MemoryStore();
-            case ROCKSDB -> RocksDbOpener.open(config.dataDir(), config.durability());
+            case MEMORY -> new OpenedStore(new StoreHealth(new MemoryStore()), null);
+            case ROCKSDB -> {
+                RocksDbStore store = RocksDbOpener.open(config.dataDir(), config.durability());
+                yield new OpenedStore(new StoreHealth(store), store::checkpoint);
+            }
         };
     }
 }

@@ -1,0 +1,25 @@
+package io.hikyaku.server.http;
+
+import io.netty.channel.Channel;
+import java.net.InetSocketAddress;
+
+/** Where a connection comes from, for admin requests. */
+final class PeerAddresses {
+
+    private PeerAddresses() {}
+
+    /**
+     * True for a loopback peer, or a peer whose address is the one it connected to (a client on this
+     * machine talking to a server bound to a specific non-loopback address).
+     */
+    static boolean fromThisHost(Channel channel) {
+        if (!(channel.remoteAddress() instanceof InetSocketAddress remote)
+                || !(channel.localAddress() instanceof InetSocketAddress local)) {
+            return false;
+        }
+        if (remote.getAddress() == null) {
+            return false;
+        }
+        return remote.getAddress().isLoopbackAddress() || remote.getAddress().equals(local.getAddress());
+    }
+}

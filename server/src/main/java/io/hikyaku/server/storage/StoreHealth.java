@@ -1,0 +1,61 @@
+package io.hikyaku.server.storage;
+
+import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.Store;
+import io.hikyaku.engine.store.StoreBatch;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Passes everything through to the real store and remembers whether the latest write failed
+ * (disk full, I/O error), so {@code /health} can say "degraded" while writes fail. The state
+ * clears with the next write that succeeds: the store recovers by itself once space returns.
+ */
+public final class StoreHealth implements Store {
+
+    private final Store store;
+    private volatile String problem;
+
+    public StoreHealth(Store store) {
+        this.store = store;
+    }
+
+    /** Why writes are failing, or null when the latest write succeeded. */
+    public String problem() {
+        return problem;
+    }
+
+    @Override
+    public byte[] get(Keyspace space, byte[] key) {
+        return store.get(space, key);
+    }
+
+    @Override
+    public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
+        store.scan(space, prefix, visitor);
+    }
+
+    @Override
+    public CompletableFuture<Void> write(StoreBatch batch) {
+        CompletableFuture<Void> written = store.write(batch);
+        // Observe without wrapping: the caller gets the store's own future.
+        written.whenComplete((ok, failure) -> problem = failure == null ? null : describe(failure));
+        return written;
+    }
+
+    @Override
+    public boolean isEphemeral() {
+        return store.isEphemeral();
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    private static String describe(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        String message = cause.getMessage();
+        return message == null ? cause.getClass().getSimpleName() : message;
+    }
+}
