@@ -196,8 +196,8 @@ run_round_on() { # server round
         bench "$server" preload --server-pid "$SERVER_PID" --messages "$STARTUP_N" --queue-name bench-stored \
           --drain-timeout 600
         stop_server
-        bench "$server" startup --label startup-stored --queue-name bench-stored \
-          --server-cmd "$(server_cmd "$server" "$data")"
+        bench "$server" startup --label startup-stored --queue-name bench-stored --messages "$STARTUP_N" \
+          --drain-timeout 600 --server-cmd "$(server_cmd "$server" "$data")"
       fi
     fi
   fi

@@ -53,7 +53,17 @@ final class ProcessScenarios {
                 Thread.sleep(cfg.settle().toMillis());
             }
             if (cfg.queueName() != null) {
-                extra.put("stored_visible", Long.toString(visibleMessages(cfg.queueName())));
+                // A server may answer before it has loaded its data: also time until all stored
+                // messages are visible again (bounded by the drain timeout).
+                long visible = visibleMessages(cfg.queueName());
+                long deadline = System.nanoTime() + cfg.drainTimeout().toNanos();
+                while (visible < cfg.messages() && System.nanoTime() < deadline && p.isAlive()) {
+                    Thread.sleep(20);
+                    visible = visibleMessages(cfg.queueName());
+                }
+                extra.put("stored_visible", Long.toString(visible));
+                extra.put("data_ready_ms", visible >= cfg.messages()
+                        ? String.format(Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e6) : "-1");
             }
             long rss = ProcStats.rssKib(pid);
             long cpu = ProcStats.cpuMicros(pid);

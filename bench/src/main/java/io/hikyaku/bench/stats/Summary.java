@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 public final class Summary {
     static final String[] COLUMNS = {"msgs_s", "p50_ms", "p99_ms", "p999_ms", "server_cpu_us_msg",
             "server_rss_mib", "client_cpu_us_msg", "errors", "server_cpu_us_req", "startup_ms",
-            "rss_per_waiter_kib"};
+            "data_ready_ms", "rss_per_waiter_kib"};
 
     private Summary() {
     }

@@ -1,0 +1,54 @@
+package io.hikyaku.bench.jmh;
+
+import io.hikyaku.engine.AttributeUpdate;
+import io.hikyaku.engine.CreateQueue;
+import io.hikyaku.engine.QueueEngine;
+import io.hikyaku.engine.QueueRef;
+import io.hikyaku.engine.ReceiveMessages;
+import io.hikyaku.engine.ReceivedMessage;
+import io.hikyaku.engine.SendMessage;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** An engine on a stub store with one queue, plus cheap unique ids and a synthetic clock. */
+final class EngineFixture {
+    static final String ACCOUNT = "000000000000";
+    static final String BODY = "x".repeat(256);
+
+    final QueueEngine engine = new QueueEngine(new StubStore(), "us-east-1");
+    final QueueRef queue;
+    private long ids;
+    private long nonce = 0x9E3779B97F4A7C15L;
+    /** Engine time in ms; it advances 1 ms every 1024 commands so nothing ever waits on it. */
+    private long commands;
+    private static final long START = 1_767_225_600_000L;
+
+    EngineFixture(String name, Map<String, String> attributes) {
+        queue = new QueueRef(ACCOUNT, name);
+        engine.createQueue(new CreateQueue(ACCOUNT, null, name, AttributeUpdate.of(attributes), null, now()));
+    }
+
+    long now() {
+        return START + (commands++ >> 10);
+    }
+
+    String messageId() {
+        return new UUID(0x4000L, ++ids).toString();
+    }
+
+    long nonce() {
+        nonce = nonce * 6364136223846793005L + 1442695040888963407L;
+        return nonce;
+    }
+
+    void send(String body, String group) {
+        String dedup = group == null ? null : messageId();
+        engine.sendMessage(queue, new SendMessage(body, null, null, null, group, dedup, "bench", messageId()), now());
+    }
+
+    List<ReceivedMessage> receive(int max, Integer visibility) {
+        return engine.receiveMessages(queue, new ReceiveMessages(max, visibility, null, nonce(), now())).value();
+    }
+}
