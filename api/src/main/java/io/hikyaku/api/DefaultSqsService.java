@@ -31,12 +31,12 @@ final class DefaultSqsService implements SqsService {
         this.clock = clock;
         this.gate = new EngineGate(new QueueEngine(store, DEFAULT_REGION), clock);
         Ids ids = new Ids();
-        this.receiver = new Receiver(gate, clock, ids);
+        this.timers = new TimerLoop(clock, this::timerRound); // started last, once everything exists
+        this.receiver = new Receiver(gate, clock, ids, timers::deadlineAt);
         this.queues = new QueueActions(gate, clock, receiver);
         this.messages = new MessageActions(gate, clock, ids, receiver);
         this.moveTasks = new MoveTaskActions(gate, clock, ids);
-        this.timers = new TimerLoop(clock, this::timerRound);
-        this.gate.onDueTimer(timers::nudge);
+        this.gate.onDeadline(timers::deadlineAt);
         this.timers.start();
     }
 

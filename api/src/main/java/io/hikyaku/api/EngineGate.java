@@ -19,16 +19,19 @@ final class EngineGate {
     private final QueueEngine engine;
     private final ReentrantLock lock = new ReentrantLock();
     private final java.time.Clock clock;
-    /** Called when a command left a timer due already (e.g. a DLQ to wake): the timer thread runs now. */
-    private volatile Runnable onDueTimer = () -> { };
+    /**
+     * Told the engine's next deadline after every critical section, so the timer thread (which
+     * sleeps until its planned deadline) wakes for an earlier one, or at once for a due one.
+     */
+    private volatile java.util.function.LongConsumer onDeadline = d -> { };
 
     EngineGate(QueueEngine engine, java.time.Clock clock) {
         this.engine = engine;
         this.clock = clock;
     }
 
-    void onDueTimer(Runnable nudge) {
-        this.onDueTimer = nudge;
+    void onDeadline(java.util.function.LongConsumer deadlineAt) {
+        this.onDeadline = deadlineAt;
     }
 
     /** A read or decision under the lock. */
@@ -76,9 +79,7 @@ final class EngineGate {
     }
 
     private void nudgeIfDue() {
-        if (engine.nextDeadline() <= clock.millis()) {
-            onDueTimer.run();
-        }
+        onDeadline.accept(engine.nextDeadline());
     }
 
     QueueEngine engineUnderLock() {

@@ -11,7 +11,11 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class Ids {
 
-    private final SecureRandom secure = new SecureRandom();
+    /**
+     * One generator per thread: the default SecureRandom (NativePRNG) reads /dev/urandom under a
+     * global lock on every call. A DRBG seeds itself once from the system and then runs in memory.
+     */
+    private static final ThreadLocal<SecureRandom> SECURE = ThreadLocal.withInitial(Ids::newGenerator);
 
     /** A random (version 4) UUID string. */
     String uuid() {
@@ -22,6 +26,14 @@ final class Ids {
     }
 
     long receiptNonce() {
-        return secure.nextLong();
+        return SECURE.get().nextLong();
+    }
+
+    private static SecureRandom newGenerator() {
+        try {
+            return SecureRandom.getInstance("DRBG");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            return new SecureRandom();
+        }
     }
 }

@@ -33,11 +33,14 @@ final class Receiver {
     private final Clock clock;
     private final Ids ids;
     private final LongPolls polls = new LongPolls();
+    /** Told each new wait deadline, so the sleeping timer thread wakes in time to expire it. */
+    private final java.util.function.LongConsumer deadlineAt;
 
-    Receiver(EngineGate gate, Clock clock, Ids ids) {
+    Receiver(EngineGate gate, Clock clock, Ids ids, java.util.function.LongConsumer deadlineAt) {
         this.gate = gate;
         this.clock = clock;
         this.ids = ids;
+        this.deadlineAt = deadlineAt;
     }
 
     CompletableFuture<ObjectNode> receive(ApiRequest request, Input in) {
@@ -58,6 +61,7 @@ final class Receiver {
 
         CompletableFuture<ObjectNode> out = new CompletableFuture<>();
         Completions completions = new Completions();
+        long[] parkedUntil = {Long.MAX_VALUE};
         gate.locked(() -> {
             QueueEngine engine = gate.engineUnderLock();
             long now = clock.millis();
@@ -66,9 +70,11 @@ final class Receiver {
             if (!got.value().isEmpty() || wait == 0) {
                 completions.add(() -> answer(out, call, got));
             } else {
-                polls.park(new Waiter(queue, call, now + wait * 1000L, out));
+                parkedUntil[0] = now + wait * 1000L;
+                polls.park(new Waiter(queue, call, parkedUntil[0], out));
             }
         });
+        deadlineAt.accept(parkedUntil[0]);
         completions.run();
         return out;
     }

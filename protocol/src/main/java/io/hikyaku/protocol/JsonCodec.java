@@ -33,6 +33,9 @@ final class JsonCodec {
      * anything that is not strict UTF-8 holding one JSON object is a SerializationException.
      */
     static ObjectNode parseObject(byte[] body) {
+        if (isAscii(body)) { // the usual case: ASCII is valid UTF-8, so parse the bytes without a copy
+            return parsed(isBlankAscii(body) ? null : body, null);
+        }
         String text;
         try {
             text = StandardCharsets.UTF_8.newDecoder()
@@ -43,12 +46,17 @@ final class JsonCodec {
         } catch (CharacterCodingException e) {
             throw serialization("The request body is not valid UTF-8.");
         }
-        if (text.isBlank()) {
+        return parsed(null, text.isBlank() ? null : text);
+    }
+
+    /** Parses {@code bytes} or {@code text} (both null: blank input, the empty object). */
+    private static ObjectNode parsed(byte[] bytes, String text) {
+        if (bytes == null && text == null) {
             return MAPPER.createObjectNode();
         }
         JsonNode node;
         try {
-            node = MAPPER.readTree(text);
+            node = bytes != null ? MAPPER.readTree(bytes) : MAPPER.readTree(text);
         } catch (Exception e) { // any parse or limit failure is the client's: never a 500
             throw serialization("The request body is not a valid JSON document.");
         }
@@ -56,6 +64,25 @@ final class JsonCodec {
             throw serialization("The request body must be a JSON object.");
         }
         return (ObjectNode) node;
+    }
+
+    private static boolean isAscii(byte[] body) {
+        for (byte b : body) {
+            if (b < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Blank as String.isBlank sees ASCII: only whitespace and control characters up to space. */
+    private static boolean isBlankAscii(byte[] body) {
+        for (byte b : body) {
+            if (!Character.isWhitespace(b)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** UTF-8 bytes of {@code node}; lone surrogates (only ever echoed from input) become '?'. */
