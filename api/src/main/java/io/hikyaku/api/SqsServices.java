@@ -13,6 +13,6 @@ public final class SqsServices {
      * long-poll deadlines) run on one internal scheduler thread that {@link SqsService#close()} stops.
      */
     public static SqsService create(Store store, Clock clock) {
-        throw new UnsupportedOperationException("not yet implemented");
+        return new DefaultSqsService(store, clock);
     }
 }

@@ -1,0 +1,29 @@
+package io.hikyaku.api;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Client answers decided under the engine lock but delivered after it is released, so that no
+ * client callback (or durable-write wait) ever runs while the engine is held.
+ */
+final class Completions {
+
+    private final List<Runnable> pending = new ArrayList<>();
+
+    void add(Runnable completion) {
+        pending.add(completion);
+    }
+
+    void run() {
+        for (Runnable r : pending) {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                // One client's completion must not stop the others.
+                System.err.println("hikyaku-api: completion failed: " + e);
+            }
+        }
+        pending.clear();
+    }
+}

@@ -1,0 +1,161 @@
+package io.hikyaku.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.engine.QueueEngine;
+import io.hikyaku.engine.QueueRef;
+import io.hikyaku.engine.Ticked;
+import io.hikyaku.engine.store.Store;
+import io.hikyaku.protocol.ApiException;
+import io.hikyaku.protocol.ApiRequest;
+import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** The SqsService: dispatches the 23 actions and drives engine timers and long-poll deadlines. */
+final class DefaultSqsService implements SqsService {
+
+    static final String DEFAULT_REGION = "us-east-1";
+
+    private final Store store;
+    private final Clock clock;
+    private final EngineGate gate;
+    private final Receiver receiver;
+    private final QueueActions queues;
+    private final MessageActions messages;
+    private final MoveTaskActions moveTasks;
+    private final TimerLoop timers;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    DefaultSqsService(Store store, Clock clock) {
+        this.store = store;
+        this.clock = clock;
+        this.gate = new EngineGate(new QueueEngine(store, DEFAULT_REGION), clock);
+        Ids ids = new Ids();
+        this.receiver = new Receiver(gate, clock, ids);
+        this.queues = new QueueActions(gate, clock, receiver);
+        this.messages = new MessageActions(gate, clock, ids, receiver);
+        this.moveTasks = new MoveTaskActions(gate, clock, ids);
+        this.timers = new TimerLoop(clock, this::timerRound);
+        this.gate.onDueTimer(timers::nudge);
+        this.timers.start();
+    }
+
+    @Override
+    public CompletableFuture<ObjectNode> invoke(CallContext context, ApiRequest request) {
+        if (closed.get()) {
+            return CompletableFuture.failedFuture(new ApiException("ServiceUnavailable", "The service is shutting down."));
+        }
+        try {
+            return bareErrors(dispatch(context, request, new Input(request.input(), request.protocol())));
+        } catch (ApiException e) {
+            return CompletableFuture.failedFuture(e);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(EngineGate.asApiException(e));
+        }
+    }
+
+    /**
+     * The returned future fails with the ApiException itself, never wrapped in a
+     * CompletionException (which dependent stages add), so callers need not unwrap.
+     */
+    private static CompletableFuture<ObjectNode> bareErrors(CompletableFuture<ObjectNode> result) {
+        CompletableFuture<ObjectNode> out = new CompletableFuture<>();
+        result.whenComplete((value, failure) -> {
+            if (failure == null) {
+                out.complete(value);
+            } else {
+                out.completeExceptionally(EngineGate.asApiException(failure));
+            }
+        });
+        // A caller that gives up (client gone) cancels: pass it on so a parked receive stops waiting.
+        out.whenComplete((value, failure) -> {
+            if (out.isCancelled()) {
+                result.cancel(false);
+            }
+        });
+        return out;
+    }
+
+    private CompletableFuture<ObjectNode> dispatch(CallContext c, ApiRequest r, Input in) {
+        String action = r.action() == null ? "" : r.action();
+        if (isAccountLevelActionOnQueueUrl(r, action)) {
+            throw Errors.invalidAction(action);
+        }
+        return switch (action) {
+            case "CreateQueue" -> queues.createQueue(c, in);
+            case "DeleteQueue" -> queues.deleteQueue(r, in);
+            case "GetQueueUrl" -> queues.getQueueUrl(c, in);
+            case "ListQueues" -> queues.listQueues(c, in);
+            case "GetQueueAttributes" -> queues.getQueueAttributes(r, in);
+            case "SetQueueAttributes" -> queues.setQueueAttributes(r, in);
+            case "PurgeQueue" -> queues.purgeQueue(r, in);
+            case "ListQueueTags" -> queues.listQueueTags(r, in);
+            case "TagQueue" -> queues.tagQueue(r, in);
+            case "UntagQueue" -> queues.untagQueue(r, in);
+            case "AddPermission" -> queues.addPermission(r, in);
+            case "RemovePermission" -> queues.removePermission(r, in);
+            case "ListDeadLetterSourceQueues" -> queues.listDeadLetterSourceQueues(c, r, in);
+            case "SendMessage" -> messages.sendMessage(c, r, in);
+            case "SendMessageBatch" -> messages.sendMessageBatch(c, r, in);
+            case "ReceiveMessage" -> receiver.receive(r, in);
+            case "DeleteMessage" -> messages.deleteMessage(r, in);
+            case "DeleteMessageBatch" -> messages.deleteMessageBatch(r, in);
+            case "ChangeMessageVisibility" -> messages.changeMessageVisibility(r, in);
+            case "ChangeMessageVisibilityBatch" -> messages.changeMessageVisibilityBatch(r, in);
+            case "StartMessageMoveTask" -> moveTasks.start(in);
+            case "ListMessageMoveTasks" -> moveTasks.list(in);
+            case "CancelMessageMoveTask" -> moveTasks.cancel(in);
+            default -> throw Errors.invalidAction(action);
+        };
+    }
+
+    /**
+     * Amazon SQS refuses account-level actions sent over Query to a queue URL (sqs-behaviours 71:
+     * CreateQueue and ListQueues on a queue URL are InvalidAction). JSON requests may be POSTed to a
+     * queue URL (behaviour 74), so only Query is checked.
+     */
+    private static boolean isAccountLevelActionOnQueueUrl(ApiRequest r, String action) {
+        return r.protocol() == io.hikyaku.protocol.WireProtocol.QUERY
+                && (action.equals("CreateQueue") || action.equals("ListQueues"))
+                && QueueUrls.parsePath(r.path()).isPresent();
+    }
+
+    /** One timer round: due engine timers, woken long polls, expired waits; returns the next deadline. */
+    private long timerRound() {
+        Completions completions = new Completions();
+        long[] next = new long[1];
+        gate.locked(() -> {
+            QueueEngine engine = gate.engineUnderLock();
+            long now = clock.millis();
+            if (engine.nextDeadline() <= now) {
+                Ticked ticked = engine.tick(now);
+                for (QueueRef queue : ticked.queuesWithNewVisibleMessages()) {
+                    receiver.wake(queue, completions);
+                }
+            }
+            receiver.expire(now, completions);
+            next[0] = Math.min(engine.nextDeadline(), receiver.nextDeadline());
+        });
+        completions.run();
+        return next[0];
+    }
+
+    /** Parked long polls right now (for tests and metrics). */
+    int parkedReceives() {
+        int[] n = new int[1];
+        gate.locked(() -> n[0] = receiver.parkedCount());
+        return n[0];
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        timers.stop();
+        Completions completions = new Completions();
+        gate.locked(() -> receiver.releaseAll(completions));
+        completions.run();
+        store.close();
+    }
+}

@@ -1,0 +1,110 @@
+package io.hikyaku.api;
+
+import io.hikyaku.engine.Durable;
+import io.hikyaku.engine.EngineException;
+import io.hikyaku.engine.QueueEngine;
+import io.hikyaku.protocol.ApiException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+/**
+ * The single door to the engine, which is not thread-safe: every call runs under one lock, kept
+ * short (no I/O waits inside: store writes only start there). Engine refusals become
+ * {@link ApiException}s with the same type and message; a failed store write becomes InternalError.
+ */
+final class EngineGate {
+
+    private final QueueEngine engine;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final java.time.Clock clock;
+    /** Called when a command left a timer due already (e.g. a DLQ to wake): the timer thread runs now. */
+    private volatile Runnable onDueTimer = () -> { };
+
+    EngineGate(QueueEngine engine, java.time.Clock clock) {
+        this.engine = engine;
+        this.clock = clock;
+    }
+
+    void onDueTimer(Runnable nudge) {
+        this.onDueTimer = nudge;
+    }
+
+    /** A read or decision under the lock. */
+    <T> T read(Function<QueueEngine, T> call) {
+        lock.lock();
+        try {
+            return call.apply(engine);
+        } catch (EngineException e) {
+            throw translate(e);
+        } finally {
+            nudgeIfDue();
+            lock.unlock();
+        }
+    }
+
+    /** A change under the lock; the future completes (outside the lock) once it is durable. */
+    <T> CompletableFuture<T> write(Function<QueueEngine, Durable<T>> call) {
+        Durable<T> durable = read(call);
+        return whenDurable(durable);
+    }
+
+    static <T> CompletableFuture<T> whenDurable(Durable<T> durable) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        durable.written().whenComplete((ok, failure) -> {
+            if (failure == null) {
+                out.complete(durable.value());
+            } else {
+                out.completeExceptionally(asApiException(failure));
+            }
+        });
+        return out;
+    }
+
+    /** Runs {@code body} while holding the engine lock (for multi-step critical sections). */
+    void locked(Runnable body) {
+        lock.lock();
+        try {
+            body.run();
+        } catch (EngineException e) {
+            throw translate(e);
+        } finally {
+            nudgeIfDue();
+            lock.unlock();
+        }
+    }
+
+    private void nudgeIfDue() {
+        if (engine.nextDeadline() <= clock.millis()) {
+            onDueTimer.run();
+        }
+    }
+
+    QueueEngine engineUnderLock() {
+        if (!lock.isHeldByCurrentThread()) {
+            throw new IllegalStateException("engine used without its lock");
+        }
+        return engine;
+    }
+
+    static ApiException translate(EngineException e) {
+        return new ApiException(e.errorType(), e.getMessage());
+    }
+
+    /** Any failure as the client's error: ApiException as is, engine refusals translated, else InternalError. */
+    static ApiException asApiException(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        if (cause instanceof ApiException api) {
+            return api;
+        }
+        if (cause instanceof EngineException engineError) {
+            return translate(engineError);
+        }
+        if (!(cause instanceof io.hikyaku.engine.store.StoreException)) {
+            System.err.println("hikyaku-api: unexpected failure: " + cause);
+        }
+        return new ApiException("InternalError", "We encountered an internal error. Please try again.");
+    }
+}

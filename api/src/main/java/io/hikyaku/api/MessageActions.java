@@ -1,0 +1,184 @@
+package io.hikyaku.api;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.engine.BatchOutcome;
+import io.hikyaku.engine.Durable;
+import io.hikyaku.engine.QueueEngine;
+import io.hikyaku.engine.QueueRef;
+import io.hikyaku.engine.SendMessage;
+import io.hikyaku.engine.SendResult;
+import io.hikyaku.engine.VisibilityChange;
+import io.hikyaku.protocol.ApiException;
+import io.hikyaku.protocol.ApiRequest;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/** SendMessage(Batch), DeleteMessage(Batch), ChangeMessageVisibility(Batch). */
+final class MessageActions {
+
+    private final EngineGate gate;
+    private final Clock clock;
+    private final Ids ids;
+    private final Receiver receiver;
+
+    MessageActions(EngineGate gate, Clock clock, Ids ids, Receiver receiver) {
+        this.gate = gate;
+        this.clock = clock;
+        this.ids = ids;
+        this.receiver = receiver;
+    }
+
+    CompletableFuture<ObjectNode> sendMessage(CallContext context, ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        SendMessage message = SendEntries.read(in, context, ids);
+        return changeAndWake(queue, engine -> engine.sendMessage(queue, message, clock.millis()))
+                .thenApply(result -> SendEntries.result(Json.object(), message, result));
+    }
+
+    CompletableFuture<ObjectNode> sendMessageBatch(CallContext context, ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        List<Input> entries = BatchRules.entries(in, "SendMessageBatchRequestEntry");
+        long payload = 0;
+        for (Input entry : entries) {
+            payload += SendEntries.payloadBytes(entry);
+        }
+        BatchRules.checkPayload(payload);
+
+        ArrayNode failed = Json.array();
+        List<String> ids = new ArrayList<>();
+        List<SendMessage> messages = new ArrayList<>();
+        for (Input entry : entries) {
+            String id = entry.string("Id");
+            try {
+                messages.add(SendEntries.read(entry, context, this.ids));
+                ids.add(id);
+            } catch (ApiException e) {
+                wholeRequestIfSerialization(e);
+                BatchRules.fail(failed, id, e);
+            }
+        }
+        if (messages.isEmpty()) {
+            gate.read(engine -> engine.getQueue(queue)); // an unknown queue still answers QueueDoesNotExist
+            return CompletableFuture.completedFuture(BatchRules.result(Json.array(), failed));
+        }
+        return changeAndWake(queue, engine -> engine.sendMessageBatch(queue, messages, clock.millis()))
+                .thenApply(outcomes -> {
+                    ArrayNode successful = Json.array();
+                    for (int i = 0; i < outcomes.size(); i++) {
+                        BatchOutcome<SendResult> o = outcomes.get(i);
+                        if (o.ok()) {
+                            ObjectNode s = successful.addObject();
+                            s.put("Id", ids.get(i));
+                            SendEntries.result(s, messages.get(i), o.value());
+                        } else {
+                            BatchRules.fail(failed, ids.get(i), EngineGate.translate(o.error()));
+                        }
+                    }
+                    return BatchRules.result(successful, failed);
+                });
+    }
+
+    CompletableFuture<ObjectNode> deleteMessage(ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        String handle = in.requiredString("ReceiptHandle");
+        return gate.write(engine -> engine.deleteMessage(queue, handle, clock.millis())).thenApply(v -> Json.object());
+    }
+
+    CompletableFuture<ObjectNode> deleteMessageBatch(ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        List<Input> entries = BatchRules.entries(in, "DeleteMessageBatchRequestEntry");
+        ArrayNode failed = Json.array();
+        List<String> ids = new ArrayList<>();
+        List<String> handles = new ArrayList<>();
+        for (Input entry : entries) {
+            String id = entry.string("Id");
+            try {
+                handles.add(entry.requiredString("ReceiptHandle"));
+                ids.add(id);
+            } catch (ApiException e) {
+                wholeRequestIfSerialization(e);
+                BatchRules.fail(failed, id, e);
+            }
+        }
+        return gate.write(engine -> engine.deleteMessageBatch(queue, handles, clock.millis()))
+                .thenApply(outcomes -> voidBatchResult(ids, outcomes, failed));
+    }
+
+    CompletableFuture<ObjectNode> changeMessageVisibility(ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        String handle = in.requiredString("ReceiptHandle");
+        int timeout = visibilityTimeout(in);
+        return changeAndWake(queue, engine -> engine.changeMessageVisibility(queue, handle, timeout, clock.millis()))
+                .thenApply(v -> Json.object());
+    }
+
+    CompletableFuture<ObjectNode> changeMessageVisibilityBatch(ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        List<Input> entries = BatchRules.entries(in, "ChangeMessageVisibilityBatchRequestEntry");
+        ArrayNode failed = Json.array();
+        List<String> ids = new ArrayList<>();
+        List<VisibilityChange> changes = new ArrayList<>();
+        for (Input entry : entries) {
+            String id = entry.string("Id");
+            try {
+                changes.add(new VisibilityChange(entry.requiredString("ReceiptHandle"), visibilityTimeout(entry)));
+                ids.add(id);
+            } catch (ApiException e) {
+                wholeRequestIfSerialization(e);
+                BatchRules.fail(failed, id, e);
+            }
+        }
+        return changeAndWake(queue, engine -> engine.changeMessageVisibilityBatch(queue, changes, clock.millis()))
+                .thenApply(outcomes -> voidBatchResult(ids, outcomes, failed));
+    }
+
+    /**
+     * Runs a change under the lock, then (same critical section) retries the queue's parked
+     * receives, since sends and visibility changes can make messages visible.
+     */
+    private <T> CompletableFuture<T> changeAndWake(QueueRef queue, Function<QueueEngine, Durable<T>> change) {
+        Completions completions = new Completions();
+        List<Durable<T>> holder = new ArrayList<>(1);
+        gate.locked(() -> {
+            holder.add(change.apply(gate.engineUnderLock()));
+            receiver.wake(queue, completions);
+        });
+        CompletableFuture<T> out = EngineGate.whenDurable(holder.get(0));
+        completions.run();
+        return out;
+    }
+
+    private static int visibilityTimeout(Input in) {
+        Long v = in.integer("VisibilityTimeout", Receiver.VISIBILITY_REASON);
+        if (v == null) {
+            throw Errors.missing("VisibilityTimeout");
+        }
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw Errors.invalidValue("VisibilityTimeout", v, Receiver.VISIBILITY_REASON);
+        }
+        return (int) (long) v;
+    }
+
+    private static ObjectNode voidBatchResult(List<String> ids, List<BatchOutcome<Void>> outcomes, ArrayNode failed) {
+        ArrayNode successful = Json.array();
+        for (int i = 0; i < outcomes.size(); i++) {
+            if (outcomes.get(i).ok()) {
+                successful.addObject().put("Id", ids.get(i));
+            } else {
+                BatchRules.fail(failed, ids.get(i), EngineGate.translate(outcomes.get(i).error()));
+            }
+        }
+        return BatchRules.result(successful, failed);
+    }
+
+    /** A body that does not deserialise fails the whole request, not one entry. */
+    private static void wholeRequestIfSerialization(ApiException e) {
+        if (e.errorType().equals("SerializationException")) {
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package io.hikyaku.api;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.engine.CreateQueue;
+import io.hikyaku.engine.Durable;
+import io.hikyaku.engine.QueueInfo;
+import io.hikyaku.engine.QueuePage;
+import io.hikyaku.engine.QueueRef;
+import io.hikyaku.protocol.ApiRequest;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/** The queue-level actions: lifecycle, attributes, tags, permissions, listings, purge. */
+final class QueueActions {
+
+    private static final String MAX_RESULTS_REASON = "Must be between 1 and 1000, if provided.";
+
+    private final EngineGate gate;
+    private final Clock clock;
+    private final Receiver receiver;
+
+    QueueActions(EngineGate gate, Clock clock, Receiver receiver) {
+        this.gate = gate;
+        this.clock = clock;
+        this.receiver = receiver;
+    }
+
+    CompletableFuture<ObjectNode> createQueue(CallContext context, Input in) {
+        String name = in.requiredString("QueueName");
+        var attributes = QueueAttributesReader.read(in.stringMap("Attributes"));
+        Map<String, String> tags = in.stringMap("tags");
+        if (tags.isEmpty()) {
+            tags = in.stringMap("Tags"); // lenient: some clients capitalise it
+        }
+        CreateQueue command = new CreateQueue(context.accountId(), context.region(), name, attributes,
+                tags.isEmpty() ? null : tags, clock.millis());
+        return gate.write(engine -> engine.createQueue(command))
+                .thenApply(info -> Json.object().put("QueueUrl", QueueUrls.url(context.baseUrl(), info.ref())));
+    }
+
+    CompletableFuture<ObjectNode> deleteQueue(ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        Completions completions = new Completions();
+        List<Durable<Void>> holder = new ArrayList<>(1);
+        gate.locked(() -> {
+            holder.add(gate.engineUnderLock().deleteQueue(queue, clock.millis()));
+            receiver.queueDeleted(queue, completions);
+        });
+        completions.run();
+        return EngineGate.whenDurable(holder.get(0)).thenApply(v -> Json.object());
+    }
+
+    CompletableFuture<ObjectNode> getQueueUrl(CallContext context, Input in) {
+        String name = in.requiredString("QueueName");
+        String owner = in.string("QueueOwnerAWSAccountId");
+        QueueRef ref = new QueueRef(owner == null || owner.isEmpty() ? context.accountId() : owner, name);
+        QueueInfo info = gate.read(engine -> engine.getQueue(ref));
+        return done(Json.object().put("QueueUrl", QueueUrls.url(context.baseUrl(), info.ref())));
+    }
+
+    CompletableFuture<ObjectNode> listQueues(CallContext context, Input in) {
+        String prefix = in.string("QueueNamePrefix");
+        Integer max = maxResults(in);
+        String token = in.string("NextToken");
+        QueuePage page = gate.read(engine -> engine.listQueues(context.accountId(), prefix, max, token));
+        ObjectNode out = Json.object();
+        if (!page.queues().isEmpty()) {
+            out.set("QueueUrls", urls(context, page));
+        }
+        Json.putIfPresent(out, "NextToken", page.nextToken());
+        return done(out);
+    }
+
+    CompletableFuture<ObjectNode> listDeadLetterSourceQueues(CallContext context, ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        Integer max = maxResults(in);
+        String token = in.string("NextToken");
+        QueuePage page = gate.read(engine -> engine.listDeadLetterSourceQueues(queue, max, token));
+        ObjectNode out = Json.object();
+        out.set("queueUrls", urls(context, page)); // a required member: present even when empty
+        Json.putIfPresent(out, "NextToken", page.nextToken());
+        return done(out);
+    }
+
+    CompletableFuture<ObjectNode> getQueueAttributes(ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        List<String> names = in.stringList("AttributeNames");
+        Map<String, String> attributes = gate.read(engine -> engine.getQueueAttributes(queue, names, clock.millis()));
+        ObjectNode out = Json.object();
+        if (!attributes.isEmpty()) {
+            out.set("Attributes", Json.stringMap(attributes));
+        }
+        return done(out);
+    }
+
+    CompletableFuture<ObjectNode> setQueueAttributes(ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        if (!in.has("Attributes")) {
+            throw Errors.missing("Attributes");
+        }
+        var update = QueueAttributesReader.read(in.stringMap("Attributes"));
+        return gate.write(engine -> engine.setQueueAttributes(queue, update, clock.millis()))
+                .thenApply(v -> Json.object());
+    }
+
+    CompletableFuture<ObjectNode> purgeQueue(ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        return gate.write(engine -> engine.purgeQueue(queue, clock.millis())).thenApply(v -> Json.object());
+    }
+
+    CompletableFuture<ObjectNode> listQueueTags(ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        Map<String, String> tags = gate.read(engine -> engine.listQueueTags(queue));
+        ObjectNode out = Json.object();
+        if (!tags.isEmpty()) {
+            out.set("Tags", Json.stringMap(tags));
+        }
+        return done(out);
+    }
+
+    CompletableFuture<ObjectNode> tagQueue(ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        if (!in.has("Tags")) {
+            throw Errors.missing("Tags");
+        }
+        Map<String, String> tags = in.stringMap("Tags");
+        return gate.write(engine -> engine.tagQueue(queue, tags, clock.millis())).thenApply(v -> Json.object());
+    }
+
+    CompletableFuture<ObjectNode> untagQueue(ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        if (!in.has("TagKeys")) {
+            throw Errors.missing("TagKeys");
+        }
+        List<String> keys = in.stringList("TagKeys");
+        return gate.write(engine -> engine.untagQueue(queue, keys, clock.millis())).thenApply(v -> Json.object());
+    }
+
+    CompletableFuture<ObjectNode> addPermission(ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        String label = in.requiredString("Label");
+        List<String> accounts = in.stringList("AWSAccountIds");
+        if (accounts.isEmpty()) {
+            throw Errors.missing("AWSAccountIds");
+        }
+        List<String> actions = in.stringList("Actions");
+        if (actions.isEmpty()) {
+            throw Errors.missing("Actions");
+        }
+        return gate.write(engine -> engine.addPermission(queue, label, accounts, actions, clock.millis()))
+                .thenApply(v -> Json.object());
+    }
+
+    CompletableFuture<ObjectNode> removePermission(ApiRequest request, Input in) {
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+        String label = in.requiredString("Label");
+        return gate.write(engine -> engine.removePermission(queue, label, clock.millis()))
+                .thenApply(v -> Json.object());
+    }
+
+    private static ArrayNode urls(CallContext context, QueuePage page) {
+        ArrayNode urls = Json.array();
+        for (QueueInfo q : page.queues()) {
+            urls.add(QueueUrls.url(context.baseUrl(), q.ref()));
+        }
+        return urls;
+    }
+
+    /** MaxResults as given (the engine checks 1..1000); values beyond an int are refused here. */
+    private static Integer maxResults(Input in) {
+        Long v = in.integer("MaxResults", MAX_RESULTS_REASON);
+        if (v == null) {
+            return null;
+        }
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw Errors.invalidValue("MaxResults", v, MAX_RESULTS_REASON);
+        }
+        return (int) (long) v;
+    }
+
+    private static CompletableFuture<ObjectNode> done(ObjectNode out) {
+        return CompletableFuture.completedFuture(out);
+    }
+}

@@ -1,0 +1,83 @@
+package io.hikyaku.api;
+
+import io.hikyaku.engine.QueueRef;
+import java.util.Optional;
+
+/**
+ * Finds the queue a request names. Only the path of a queue URL counts ({@code /{account}/{name}}),
+ * whatever the scheme and host, so URLs minted by Amazon SQS or another endpoint still resolve.
+ */
+final class QueueUrls {
+
+    private QueueUrls() {}
+
+    /**
+     * The queue of {@code input}'s QueueUrl; a request without one may name its queue in the HTTP
+     * path (Query requests sent to the queue URL, JSON requests POSTed to it).
+     */
+    static QueueRef resolve(Input input, String requestPath) {
+        String url = input.string("QueueUrl");
+        if (url == null || url.isEmpty()) {
+            Optional<QueueRef> fromPath = parsePath(requestPath);
+            if (fromPath.isPresent()) {
+                return fromPath.get();
+            }
+            throw Errors.missing("QueueUrl");
+        }
+        return parseUrl(url).orElseThrow(() -> Errors.invalidAddress(url));
+    }
+
+    /** {@code scheme://host[:port]/{account}/{name}} or just the path, in either case by its path. */
+    static Optional<QueueRef> parseUrl(String url) {
+        String path = url;
+        int scheme = url.indexOf("://");
+        if (scheme >= 0) {
+            int slash = url.indexOf('/', scheme + 3);
+            path = slash < 0 ? "" : url.substring(slash);
+        }
+        return parsePath(path);
+    }
+
+    /** The last two segments of a path, {@code /{account}/{name}}; query and trailing slash ignored. */
+    static Optional<QueueRef> parsePath(String path) {
+        if (path == null) {
+            return Optional.empty();
+        }
+        int q = path.indexOf('?');
+        if (q >= 0) {
+            path = path.substring(0, q);
+        }
+        while (path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        int last = path.lastIndexOf('/');
+        if (last <= 0) {
+            return Optional.empty();
+        }
+        String name = path.substring(last + 1);
+        int prev = path.lastIndexOf('/', last - 1);
+        String account = path.substring(prev + 1, last);
+        if (name.isEmpty() || account.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new QueueRef(account, name));
+    }
+
+    /** {@code {baseUrl}/{account}/{name}}: the URL we hand out for a queue. */
+    static String url(String baseUrl, QueueRef queue) {
+        return baseUrl + "/" + queue.accountId() + "/" + queue.name();
+    }
+
+    /** {@code arn:aws:sqs:{region}:{account}:{name}}, or empty when not an SQS queue ARN. */
+    static Optional<QueueRef> parseArn(String arn) {
+        if (arn == null) {
+            return Optional.empty();
+        }
+        String[] parts = arn.split(":", -1);
+        if (parts.length != 6 || !parts[0].equals("arn") || !parts[2].equals("sqs")
+                || parts[4].isEmpty() || parts[5].isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new QueueRef(parts[4], parts[5]));
+    }
+}

@@ -1,0 +1,194 @@
+package io.hikyaku.api;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.engine.Durable;
+import io.hikyaku.engine.EngineException;
+import io.hikyaku.engine.MessageAttribute;
+import io.hikyaku.engine.QueueEngine;
+import io.hikyaku.engine.QueueRef;
+import io.hikyaku.engine.ReceiveMessages;
+import io.hikyaku.engine.ReceivedMessage;
+import io.hikyaku.protocol.ApiRequest;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * ReceiveMessage with long polling. A receive that finds nothing and may wait is parked as a
+ * {@link Waiter} (no thread); {@link #wake} retries the parked receives of a queue when it gains
+ * visible messages, and {@link #expire} answers those whose wait is over with an empty result.
+ * Everything that touches the engine or the waiters runs under the engine lock; answers are
+ * delivered through {@link Completions} after it, each once its receive is durable.
+ */
+final class Receiver {
+
+    static final String MAX_REASON = "Must be between 1 and 10, if provided.";
+    static final String WAIT_REASON = "Must be >= 0 and <= 20, if provided.";
+    static final String VISIBILITY_REASON = "Must be >= 0 and <= 43200, if provided.";
+
+    private final EngineGate gate;
+    private final Clock clock;
+    private final Ids ids;
+    private final LongPolls polls = new LongPolls();
+
+    Receiver(EngineGate gate, Clock clock, Ids ids) {
+        this.gate = gate;
+        this.clock = clock;
+        this.ids = ids;
+    }
+
+    CompletableFuture<ObjectNode> receive(ApiRequest request, Input in) {
+        int max = in.intInRange("MaxNumberOfMessages", 1, 1, 10, MAX_REASON);
+        Long waitParam = in.integer("WaitTimeSeconds", WAIT_REASON);
+        if (waitParam != null && (waitParam < 0 || waitParam > 20)) {
+            throw Errors.invalidValue("WaitTimeSeconds", waitParam, WAIT_REASON);
+        }
+        Long visibility = in.integer("VisibilityTimeout", VISIBILITY_REASON);
+        if (visibility != null && (visibility < Integer.MIN_VALUE || visibility > Integer.MAX_VALUE)) {
+            throw Errors.invalidValue("VisibilityTimeout", visibility, VISIBILITY_REASON);
+        }
+        ReceiveCall call = new ReceiveCall(max, visibility == null ? null : (int) (long) visibility,
+                in.string("ReceiveRequestAttemptId"), ReceiveSelection.of(in), ids.receiptNonce());
+        QueueRef queue = QueueUrls.resolve(in, request.path());
+
+        CompletableFuture<ObjectNode> out = new CompletableFuture<>();
+        Completions completions = new Completions();
+        gate.locked(() -> {
+            QueueEngine engine = gate.engineUnderLock();
+            long now = clock.millis();
+            int wait = waitParam != null ? (int) (long) waitParam : queueWaitSeconds(engine, queue, now);
+            Durable<List<ReceivedMessage>> got = engine.receiveMessages(queue, command(call, now));
+            if (!got.value().isEmpty() || wait == 0) {
+                completions.add(() -> answer(out, call, got));
+            } else {
+                polls.park(new Waiter(queue, call, now + wait * 1000L, out));
+            }
+        });
+        completions.run();
+        return out;
+    }
+
+    /** Retries the parked receives of {@code queue}, oldest first, while it has visible messages. */
+    void wake(QueueRef queue, Completions completions) {
+        if (!polls.hasWaiters(queue)) {
+            return;
+        }
+        QueueEngine engine = gate.engineUnderLock();
+        long now = clock.millis();
+        ArrayDeque<Waiter> waiters = polls.of(queue);
+        while (!waiters.isEmpty()) {
+            Waiter w = waiters.peekFirst();
+            if (w.done || w.future.isDone()) { // answered, or cancelled by a caller that went away
+                w.done = true;
+                waiters.pollFirst();
+                continue;
+            }
+            boolean visible;
+            try {
+                visible = engine.hasVisibleMessages(queue, now);
+            } catch (EngineException gone) {
+                queueDeleted(queue, completions); // the queue no longer exists: its waits end empty
+                return;
+            }
+            if (!visible) {
+                break;
+            }
+            Durable<List<ReceivedMessage>> got;
+            try {
+                got = engine.receiveMessages(queue, command(w.call, now));
+            } catch (EngineException refused) {
+                // This receive is refused (e.g. OverLimit): only its caller gets the error.
+                waiters.pollFirst();
+                w.done = true;
+                completions.add(() -> w.future.completeExceptionally(EngineGate.translate(refused)));
+                continue;
+            }
+            if (got.value().isEmpty()) {
+                break;
+            }
+            waiters.pollFirst();
+            w.done = true;
+            completions.add(() -> answer(w.future, w.call, got));
+        }
+        polls.compact(queue);
+    }
+
+    /** Answers the waiters whose wait has ended with an empty result. */
+    void expire(long now, Completions completions) {
+        for (Waiter w : polls.expire(now)) {
+            completions.add(() -> w.future.complete(Json.object()));
+        }
+    }
+
+    /** The queue was deleted: its waiters get an empty result. */
+    void queueDeleted(QueueRef queue, Completions completions) {
+        for (Waiter w : polls.removeQueue(queue)) {
+            completions.add(() -> w.future.complete(Json.object()));
+        }
+    }
+
+    /** Shutdown: every waiter gets an empty result. */
+    void releaseAll(Completions completions) {
+        for (Waiter w : polls.removeAll()) {
+            completions.add(() -> w.future.complete(Json.object()));
+        }
+    }
+
+    long nextDeadline() {
+        return polls.nextDeadline();
+    }
+
+    int parkedCount() {
+        return polls.size();
+    }
+
+    private static ReceiveMessages command(ReceiveCall call, long now) {
+        return new ReceiveMessages(call.maxMessages(), call.visibilityTimeout(), call.receiveRequestAttemptId(),
+                call.nonce(), now);
+    }
+
+    private static int queueWaitSeconds(QueueEngine engine, QueueRef queue, long now) {
+        Map<String, String> attrs = engine.getQueueAttributes(queue, List.of("ReceiveMessageWaitTimeSeconds"), now);
+        String v = attrs.get("ReceiveMessageWaitTimeSeconds");
+        return v == null ? 0 : Integer.parseInt(v);
+    }
+
+    private static void answer(CompletableFuture<ObjectNode> out, ReceiveCall call,
+                               Durable<List<ReceivedMessage>> got) {
+        EngineGate.whenDurable(got).whenComplete((messages, failure) -> {
+            if (failure != null) {
+                out.completeExceptionally(failure);
+            } else {
+                out.complete(render(call.selection(), messages));
+            }
+        });
+    }
+
+    static ObjectNode render(ReceiveSelection selection, List<ReceivedMessage> messages) {
+        ObjectNode result = Json.object();
+        if (messages.isEmpty()) {
+            return result; // no "Messages" key on an empty receive
+        }
+        ArrayNode list = result.putArray("Messages");
+        for (ReceivedMessage m : messages) {
+            ObjectNode node = list.addObject();
+            node.put("MessageId", m.messageId());
+            node.put("ReceiptHandle", m.receiptHandle());
+            node.put("MD5OfBody", Md5s.ofBody(m.body()));
+            node.put("Body", m.body());
+            ObjectNode system = selection.systemAttributes(m);
+            if (!system.isEmpty()) {
+                node.set("Attributes", system);
+            }
+            Map<String, MessageAttribute> user = selection.userAttributes(m.attributes());
+            if (!user.isEmpty()) {
+                node.put("MD5OfMessageAttributes", Md5s.ofAttributes(user));
+                node.set("MessageAttributes", Json.messageAttributes(user));
+            }
+        }
+        return result;
+    }
+}

@@ -1,0 +1,69 @@
+package io.hikyaku.api;
+
+import io.hikyaku.engine.store.MemoryStore;
+import io.hikyaku.engine.store.Store;
+import io.hikyaku.engine.store.StoreBatch;
+import io.hikyaku.engine.store.StoreException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A MemoryStore whose writes become durable only when the test says so (or fail), to check that
+ * answers wait for durability.
+ */
+final class GatedStore implements Store {
+
+    private final MemoryStore memory = new MemoryStore();
+    private final List<CompletableFuture<Void>> pending = new ArrayList<>();
+    private volatile boolean holding;
+    private volatile boolean failing;
+
+    void hold() {
+        holding = true;
+    }
+
+    void fail() {
+        failing = true;
+    }
+
+    synchronized void releaseAll() {
+        holding = false;
+        pending.forEach(f -> f.complete(null));
+        pending.clear();
+    }
+
+    @Override
+    public byte[] get(io.hikyaku.engine.store.Keyspace space, byte[] key) {
+        return memory.get(space, key);
+    }
+
+    @Override
+    public void scan(io.hikyaku.engine.store.Keyspace space, byte[] prefix, EntryVisitor visitor) {
+        memory.scan(space, prefix, visitor);
+    }
+
+    @Override
+    public synchronized CompletableFuture<Void> write(StoreBatch batch) {
+        memory.write(batch);
+        if (failing) {
+            return CompletableFuture.failedFuture(new StoreException("disk full"));
+        }
+        if (holding) {
+            CompletableFuture<Void> f = new CompletableFuture<>();
+            pending.add(f);
+            return f;
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public boolean isEphemeral() {
+        return true;
+    }
+
+    @Override
+    public void close() {
+        memory.close();
+    }
+}

@@ -1,0 +1,132 @@
+package io.hikyaku.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class LongPollEndToEndTest {
+
+    private final ServiceHarness sqs = new ServiceHarness();
+
+    @AfterEach
+    void close() {
+        sqs.close();
+    }
+
+    private CompletableFuture<ObjectNode> longPoll(String url, int seconds) {
+        return sqs.start("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\",\"WaitTimeSeconds\":" + seconds + "}");
+    }
+
+    private int parked() {
+        return ((DefaultSqsService) sqs.service).parkedReceives();
+    }
+
+    @Test
+    void aSendWakesAParkedReceive() {
+        String url = sqs.createQueue("lp", null);
+        CompletableFuture<ObjectNode> waiting = longPoll(url, 20);
+        assertThat(waiting).isNotDone();
+        assertThat(parked()).isEqualTo(1);
+        sqs.send(url, "wake up");
+        ObjectNode got = ServiceHarness.await(waiting);
+        assertThat(got.get("Messages").get(0).get("Body").asText()).isEqualTo("wake up");
+        assertThat(parked()).isZero();
+    }
+
+    @Test
+    void theWaitEndsEmptyWhenTheFakeClockPassesTheDeadline() throws Exception {
+        String url = sqs.createQueue("expire", null);
+        CompletableFuture<ObjectNode> waiting = longPoll(url, 5);
+        sqs.clock.advance(Duration.ofSeconds(4));
+        Thread.sleep(100);
+        assertThat(waiting).isNotDone();
+        sqs.clock.advance(Duration.ofSeconds(1));
+        ObjectNode got = ServiceHarness.await(waiting);
+        assertThat(got.has("Messages")).isFalse();
+        assertThat(got.isEmpty()).isTrue();
+    }
+
+    @Test
+    void theQueueWaitTimeAttributeIsTheDefault() throws Exception {
+        String url = sqs.createQueue("qwait", "{\"ReceiveMessageWaitTimeSeconds\":\"3\"}");
+        CompletableFuture<ObjectNode> waiting = sqs.start("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\"}");
+        Thread.sleep(60);
+        assertThat(waiting).isNotDone();
+        sqs.clock.advance(Duration.ofSeconds(3));
+        assertThat(ServiceHarness.await(waiting).has("Messages")).isFalse();
+        // An explicit WaitTimeSeconds=0 overrides the queue's default: a short poll.
+        assertThat(ServiceHarness.await(longPoll(url, 0)).has("Messages")).isFalse();
+    }
+
+    @Test
+    void aVisibilityExpiryDrivenByTheTimerThreadWakesAWaiter() {
+        String url = sqs.createQueue("vis", null);
+        sqs.send(url, "again");
+        assertThat(sqs.receive(url, "\"VisibilityTimeout\":5").get("Messages")).hasSize(1);
+        CompletableFuture<ObjectNode> waiting = longPoll(url, 20);
+        assertThat(waiting).isNotDone();
+        sqs.clock.advance(Duration.ofSeconds(6));
+        ObjectNode got = ServiceHarness.await(waiting);
+        assertThat(got.get("Messages").get(0).get("Body").asText()).isEqualTo("again");
+    }
+
+    @Test
+    void aDelayedMessageWakesAWaiterWhenItsDelayEnds() {
+        String url = sqs.createQueue("delay", null);
+        sqs.call("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"later\",\"DelaySeconds\":3}");
+        CompletableFuture<ObjectNode> waiting = longPoll(url, 20);
+        assertThat(waiting).isNotDone();
+        sqs.clock.advance(Duration.ofSeconds(3));
+        assertThat(ServiceHarness.await(waiting).get("Messages").get(0).get("Body").asText()).isEqualTo("later");
+    }
+
+    @Test
+    void deletingTheQueueAnswersItsWaitersEmpty() {
+        String url = sqs.createQueue("doomed", null);
+        CompletableFuture<ObjectNode> waiting = longPoll(url, 20);
+        sqs.call("DeleteQueue", "{\"QueueUrl\":\"" + url + "\"}");
+        assertThat(ServiceHarness.await(waiting).isEmpty()).isTrue();
+    }
+
+    @Test
+    void waitersAreServedOldestFirstAndOnlyAsManyAsThereAreMessages() {
+        String url = sqs.createQueue("many", null);
+        List<CompletableFuture<ObjectNode>> waiters = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            waiters.add(longPoll(url, 20));
+        }
+        assertThat(parked()).isEqualTo(50);
+        sqs.send(url, "one");
+        assertThat(ServiceHarness.await(waiters.get(0)).get("Messages")).hasSize(1);
+        assertThat(waiters.subList(1, 50)).allMatch(f -> !f.isDone());
+        assertThat(parked()).isEqualTo(49);
+        sqs.clock.advance(Duration.ofSeconds(20));
+        for (CompletableFuture<ObjectNode> f : waiters.subList(1, 50)) {
+            assertThat(ServiceHarness.await(f).has("Messages")).isFalse();
+        }
+    }
+
+    @Test
+    void closingTheServiceReleasesWaiters() {
+        String url = sqs.createQueue("closing", null);
+        CompletableFuture<ObjectNode> waiting = longPoll(url, 20);
+        sqs.service.close();
+        assertThat(ServiceHarness.await(waiting).isEmpty()).isTrue();
+    }
+
+    @Test
+    void aCancelledWaitDoesNotConsumeMessages() {
+        String url = sqs.createQueue("cancel", null);
+        CompletableFuture<ObjectNode> gone = longPoll(url, 20);
+        gone.cancel(false); // the client disconnected
+        CompletableFuture<ObjectNode> next = longPoll(url, 20);
+        sqs.send(url, "for the live one");
+        assertThat(ServiceHarness.await(next).get("Messages").get(0).get("Body").asText()).isEqualTo("for the live one");
+    }
+}

@@ -1,0 +1,153 @@
+package io.hikyaku.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.protocol.ApiException;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class MessagesEndToEndTest {
+
+    private final ServiceHarness sqs = new ServiceHarness();
+
+    @AfterEach
+    void close() {
+        sqs.close();
+    }
+
+    @Test
+    void sendReceiveDeleteWithDigests() {
+        String url = sqs.createQueue("q", null);
+        ObjectNode sent = sqs.call("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"test\","
+                + "\"MessageAttributes\":{\"Foo\":{\"DataType\":\"String\",\"StringValue\":\"Bar\"}},"
+                + "\"MessageSystemAttributes\":{\"AWSTraceHeader\":{\"DataType\":\"String\",\"StringValue\":\"Root=1-abc\"}}}");
+        assertThat(sent.get("MD5OfMessageBody").asText()).isEqualTo("098f6bcd4621d373cade4e832627b4f6");
+        assertThat(sent.get("MD5OfMessageAttributes").asText()).isEqualTo("ae7155c6026991b6d54b11589678bf9c");
+        assertThat(sent.get("MD5OfMessageSystemAttributes").asText()).hasSize(32);
+        assertThat(sent.has("SequenceNumber")).isFalse();
+        String id = sent.get("MessageId").asText();
+
+        ObjectNode got = sqs.receive(url, "\"MessageAttributeNames\":[\"All\"],\"MessageSystemAttributeNames\":[\"All\"]");
+        JsonNode m = got.get("Messages").get(0);
+        assertThat(m.get("MessageId").asText()).isEqualTo(id);
+        assertThat(m.get("Body").asText()).isEqualTo("test");
+        assertThat(m.get("MD5OfBody").asText()).isEqualTo("098f6bcd4621d373cade4e832627b4f6");
+        assertThat(m.get("MD5OfMessageAttributes").asText()).isEqualTo("ae7155c6026991b6d54b11589678bf9c");
+        assertThat(m.get("MessageAttributes").get("Foo").get("StringValue").asText()).isEqualTo("Bar");
+        JsonNode attrs = m.get("Attributes");
+        assertThat(attrs.get("SenderId").asText()).isEqualTo(ServiceHarness.ACCOUNT);
+        assertThat(attrs.get("SentTimestamp").asText()).isEqualTo(Long.toString(sqs.clock.millis()));
+        assertThat(attrs.get("ApproximateReceiveCount").asText()).isEqualTo("1");
+        assertThat(attrs.get("AWSTraceHeader").asText()).isEqualTo("Root=1-abc");
+
+        assertThat(sqs.receive(url, null).has("Messages")).isFalse(); // in flight
+        sqs.call("DeleteMessage", "{\"QueueUrl\":\"" + url + "\",\"ReceiptHandle\":\"" + m.get("ReceiptHandle").asText() + "\"}");
+        sqs.clock.advance(Duration.ofSeconds(31));
+        assertThat(sqs.receive(url, null).has("Messages")).isFalse(); // deleted for good
+    }
+
+    @Test
+    void binaryAttributesComeBackBase64() {
+        String url = sqs.createQueue("bin", null);
+        sqs.call("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"b\","
+                + "\"MessageAttributes\":{\"blob\":{\"DataType\":\"Binary\",\"BinaryValue\":\"AQID\"}}}");
+        JsonNode m = sqs.receive(url, "\"MessageAttributeNames\":[\"blob\"]").get("Messages").get(0);
+        assertThat(m.get("MessageAttributes").get("blob").get("BinaryValue").asText()).isEqualTo("AQID");
+        assertThat(m.get("MessageAttributes").get("blob").get("DataType").asText()).isEqualTo("Binary");
+    }
+
+    @Test
+    void visibilityTimeoutExpiresWhenTheClockMoves() {
+        String url = sqs.createQueue("vis", null);
+        sqs.send(url, "hello");
+        assertThat(sqs.receive(url, "\"VisibilityTimeout\":10").get("Messages")).hasSize(1);
+        sqs.clock.advance(Duration.ofSeconds(9));
+        assertThat(sqs.receive(url, null).has("Messages")).isFalse();
+        sqs.clock.advance(Duration.ofSeconds(2));
+        JsonNode again = sqs.receive(url, "\"AttributeNames\":[\"ApproximateReceiveCount\"]").get("Messages").get(0);
+        assertThat(again.get("Attributes").get("ApproximateReceiveCount").asText()).isEqualTo("2");
+    }
+
+    @Test
+    void changeVisibilityToZeroMakesTheMessageVisibleAgain() {
+        String url = sqs.createQueue("cmv", null);
+        sqs.send(url, "x");
+        String handle = sqs.receive(url, null).get("Messages").get(0).get("ReceiptHandle").asText();
+        sqs.call("ChangeMessageVisibility", "{\"QueueUrl\":\"" + url + "\",\"ReceiptHandle\":\"" + handle + "\",\"VisibilityTimeout\":0}");
+        assertThat(sqs.receive(url, null).get("Messages")).hasSize(1);
+        ApiException missing = sqs.error("ChangeMessageVisibility", "{\"QueueUrl\":\"" + url + "\",\"ReceiptHandle\":\"" + handle + "\"}");
+        assertThat(missing.getMessage()).isEqualTo("The request must contain the parameter VisibilityTimeout.");
+    }
+
+    @Test
+    void garbageReceiptHandle() {
+        String url = sqs.createQueue("rh", null);
+        ApiException e = sqs.error("DeleteMessage", "{\"QueueUrl\":\"" + url + "\",\"ReceiptHandle\":\"garbage\"}");
+        assertThat(e.errorType()).isEqualTo("ReceiptHandleIsInvalid");
+        assertThat(e.getMessage()).isEqualTo("The input receipt handle \"garbage\" is not a valid receipt handle.");
+    }
+
+    @Test
+    void receiveParameterRanges() {
+        String url = sqs.createQueue("ranges", null);
+        ApiException max = sqs.error("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\",\"MaxNumberOfMessages\":11}");
+        assertThat(max.errorType()).isEqualTo("InvalidParameterValue");
+        assertThat(max.getMessage()).isEqualTo(
+                "Value 11 for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.");
+        for (int wait : new int[] {21, -1}) {
+            ApiException w = sqs.error("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\",\"WaitTimeSeconds\":" + wait + "}");
+            assertThat(w.getMessage()).isEqualTo(
+                    "Value " + wait + " for parameter WaitTimeSeconds is invalid. Reason: Must be >= 0 and <= 20, if provided.");
+        }
+        ApiException type = sqs.error("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\",\"MaxNumberOfMessages\":\"5\"}");
+        assertThat(type.errorType()).isEqualTo("SerializationException");
+        assertThat(type.getMessage()).isEqualTo("STRING_VALUE can not be converted to an Integer");
+    }
+
+    @Test
+    void queryTextNumbersAreAccepted() {
+        String url = sqs.createQueue("query", null);
+        for (int i = 0; i < 3; i++) {
+            sqs.query("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"m" + i + "\",\"DelaySeconds\":\"0\"}");
+        }
+        ObjectNode got = sqs.query("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\",\"MaxNumberOfMessages\":\"10\","
+                + "\"WaitTimeSeconds\":\"0\",\"AttributeNames\":[\"SenderId\"],\"MessageSystemAttributeNames\":[\"All\"]}");
+        assertThat(got.get("Messages")).hasSize(3);
+        // Over Query only AttributeNames counts.
+        assertThat(got.get("Messages").get(0).get("Attributes").size()).isEqualTo(1);
+    }
+
+    @Test
+    void sendValidation() {
+        String url = sqs.createQueue("val", "{\"MaximumMessageSize\":\"1024\"}");
+        ApiException empty = sqs.error("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"\"}");
+        assertThat(empty.errorType()).isEqualTo("MissingRequiredParameterException");
+        assertThat(empty.getMessage()).isEqualTo("The request must contain the parameter MessageBody.");
+        ApiException chars = sqs.error("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"\\u0000\"}");
+        assertThat(chars.errorType()).isEqualTo("InvalidMessageContents");
+        sqs.send(url, "x".repeat(1024));
+        ApiException big = sqs.error("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"" + "x".repeat(1025) + "\"}");
+        assertThat(big.getMessage()).isEqualTo(
+                "One or more parameters are invalid. Reason: Message must be shorter than 1024 bytes.");
+        ApiException unknown = sqs.error("SendMessage",
+                "{\"QueueUrl\":\"http://other:1/000000000000/nope\",\"MessageBody\":\"x\"}");
+        assertThat(unknown.errorType()).isEqualTo("QueueDoesNotExist");
+    }
+
+    @Test
+    void fifoSendReturnsIncreasingSequenceNumbers() {
+        String url = sqs.createQueue("f.fifo", "{\"FifoQueue\":\"true\",\"ContentBasedDeduplication\":\"true\"}");
+        ObjectNode a = sqs.call("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"a\",\"MessageGroupId\":\"g\"}");
+        ObjectNode b = sqs.call("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"b\",\"MessageGroupId\":\"g\"}");
+        assertThat(new java.math.BigInteger(b.get("SequenceNumber").asText()))
+                .isGreaterThan(new java.math.BigInteger(a.get("SequenceNumber").asText()));
+        ApiException noGroup = sqs.error("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"c\"}");
+        assertThat(noGroup.getMessage()).isEqualTo("The request must contain the parameter MessageGroupId.");
+        JsonNode m = sqs.receive(url, "\"MessageSystemAttributeNames\":[\"All\"]").get("Messages").get(0);
+        assertThat(m.get("Attributes").get("MessageGroupId").asText()).isEqualTo("g");
+        assertThat(m.get("Attributes").has("SequenceNumber")).isTrue();
+    }
+}

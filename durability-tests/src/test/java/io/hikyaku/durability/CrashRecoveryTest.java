@@ -1,0 +1,220 @@
+package io.hikyaku.durability;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.GetQueueAttributesResponse;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
+
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Runs the real server, drives concurrent producers and consumers on a standard and a FIFO queue,
+ * SIGKILLs the server at random moments and restarts it on the same data directory. Checks that
+ * every acknowledged send is still there (or was received and deleted), no acknowledged delete comes
+ * back, nothing is stored twice, FIFO order and sequence numbers survive, and counts are right after
+ * each recovery. Skipped only if the server jar has not been built.
+ */
+class CrashRecoveryTest {
+
+    private static final int CYCLES = Integer.getInteger("hikyaku.durability.cycles", 8);
+    private static final long BUDGET_NANOS = TimeUnit.SECONDS.toNanos(75);
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void sigkilledServerLosesNothingAcknowledged() throws Exception {
+        Path jar = Path.of(System.getProperty("hikyaku.server.jar", "../server/target/hikyaku.jar"));
+        assumeTrue(Files.isRegularFile(jar), "server jar " + jar.toAbsolutePath() + " is not built (mvn package -pl server -am)");
+        Path logs = Path.of(System.getProperty("hikyaku.durability.logs", tmp.resolve("logs").toString()));
+        Path dataDir = tmp.resolve("data");
+        long started = System.nanoTime();
+
+        Ledger std = new Ledger("durability-std", false);
+        Ledger fifo = new Ledger("durability.fifo", true);
+        AtomicLong counter = new AtomicLong();
+        ServerProcess server = ServerProcess.start(jar, dataDir, logs.resolve("server-0.log"), 60);
+        try {
+            try (SqsClient sqs = Clients.sqs(server.endpoint())) {
+                sqs.createQueue(b -> b.queueName(std.queueName).attributes(Map.of(
+                        QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(Workload.VISIBILITY_SECONDS))));
+                sqs.createQueue(b -> b.queueName(fifo.queueName).attributes(Map.of(
+                        QueueAttributeName.FIFO_QUEUE, "true",
+                        QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(Workload.VISIBILITY_SECONDS))));
+            }
+            int cycle = 0;
+            while (cycle < CYCLES && (cycle < 3 || System.nanoTime() - started < BUDGET_NANOS)) {
+                try (SqsClient sqs = Clients.sqs(server.endpoint())) {
+                    String stdUrl = queueUrl(sqs, std, cycle);
+                    String fifoUrl = queueUrl(sqs, fifo, cycle);
+                    checkCounts(sqs, stdUrl, std, cycle);
+                    checkCounts(sqs, fifoUrl, fifo, cycle);
+                    Workload load = new Workload(sqs, counter);
+                    load.producer(std, stdUrl, "std-producer-1");
+                    load.producer(std, stdUrl, "std-producer-2");
+                    load.producer(fifo, fifoUrl, "fifo-producer");
+                    load.consumer(std, stdUrl, "std-consumer-1");
+                    load.consumer(std, stdUrl, "std-consumer-2");
+                    load.consumer(fifo, fifoUrl, "fifo-consumer");
+                    Thread.sleep(ThreadLocalRandom.current().nextInt(700, 2_000));
+                    server.kill();
+                    load.stop();
+                }
+                cycle++;
+                if (Boolean.getBoolean("hikyaku.durability.sabotage")) {
+                    sabotage(dataDir);
+                }
+                server = ServerProcess.start(jar, dataDir, logs.resolve("server-" + cycle + ".log"), 60);
+            }
+            try (SqsClient sqs = Clients.sqs(server.endpoint())) {
+                String stdUrl = queueUrl(sqs, std, cycle);
+                String fifoUrl = queueUrl(sqs, fifo, cycle);
+                checkCounts(sqs, stdUrl, std, cycle);
+                checkCounts(sqs, fifoUrl, fifo, cycle);
+                drain(sqs, stdUrl, std);
+                drain(sqs, fifoUrl, fifo);
+            }
+            for (Ledger ledger : List.of(std, fifo)) {
+                checkFinal(ledger);
+            }
+            System.out.printf("durability: %d crash cycles in %.1f s; std %d sends acked, %d deletes acked, %d drained; "
+                            + "fifo %d sends acked, %d deletes acked, %d drained%n", cycle,
+                    (System.nanoTime() - started) / 1e9, std.sendAcked.size(), std.deleteAcked.size(), std.drained.size(),
+                    fifo.sendAcked.size(), fifo.deleteAcked.size(), fifo.drained.size());
+            assertThat(cycle).isGreaterThanOrEqualTo(3);
+            assertThat(std.sendAcked).as("the workload did run").isNotEmpty();
+            assertThat(fifo.sendAcked).isNotEmpty();
+        } finally {
+            server.close();
+        }
+        List<String> violations = new ArrayList<>(std.violations);
+        violations.addAll(fifo.violations);
+        assertThat(violations).as("durability violations (server logs in %s)", logs).isEmpty();
+    }
+
+    /**
+     * Harness self-check (run by hand with -Dhikyaku.durability.sabotage=true): deletes the WAL and
+     * the durable-sequence marker between kill and restart, a silent loss the harness must report.
+     */
+    private static void sabotage(Path dataDir) throws java.io.IOException {
+        try (var files = Files.list(dataDir)) {
+            for (Path p : files.toList()) {
+                String name = p.getFileName().toString();
+                if (name.endsWith(".log") || name.equals("DURABLE_SEQUENCE")) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
+    private static String queueUrl(SqsClient sqs, Ledger ledger, int cycle) {
+        try {
+            return sqs.getQueueUrl(b -> b.queueName(ledger.queueName)).queueUrl();
+        } catch (QueueDoesNotExistException e) {
+            throw new AssertionError("queue " + ledger.queueName + " vanished after recovery " + cycle
+                    + " (its acknowledged CreateQueue was lost)", e);
+        }
+    }
+
+    /** With no client running, the queue holds between "certainly there" and "possibly there" messages. */
+    private static void checkCounts(SqsClient sqs, String url, Ledger ledger, int cycle) {
+        long count = count(sqs, url);
+        long min = ledger.mustHaveAtLeast();
+        long max = ledger.mayHaveAtMost();
+        if (count < min || count > max) {
+            ledger.violation("after recovery " + cycle + " the queue counts " + count + " messages, expected between "
+                    + min + " (acknowledged, not deleted) and " + max + " (attempted, not certainly deleted)");
+        }
+    }
+
+    private static long count(SqsClient sqs, String url) {
+        GetQueueAttributesResponse r = sqs.getQueueAttributes(b -> b.queueUrl(url).attributeNames(
+                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+                QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED));
+        return r.attributes().values().stream().mapToLong(Long::parseLong).sum();
+    }
+
+    /** Receives and deletes everything left, waiting out the visibility of messages in flight at a crash. */
+    private static void drain(SqsClient sqs, String url, Ledger ledger) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Workload.VISIBILITY_SECONDS + 20);
+        while (System.nanoTime() < deadline) {
+            long sentAt = System.nanoTime();
+            List<Message> messages = sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(1)
+                    .visibilityTimeout(60).messageSystemAttributeNames(MessageSystemAttributeName.SEQUENCE_NUMBER))
+                    .messages();
+            for (Message m : messages) {
+                ledger.onReceive(m.body(), m.attributes().get(MessageSystemAttributeName.SEQUENCE_NUMBER), sentAt);
+                ledger.drained.add(m.body());
+                try {
+                    sqs.deleteMessage(b -> b.queueUrl(url).receiptHandle(m.receiptHandle()));
+                    ledger.deleteAcked.put(m.body(), System.nanoTime());
+                } catch (SdkException e) {
+                    ledger.violation("delete failed while draining a healthy server: " + e.getMessage());
+                }
+            }
+            if (messages.isEmpty() && count(sqs, url) == 0) {
+                return;
+            }
+        }
+        ledger.violation("could not drain the queue within the deadline; " + count(sqs, url) + " left");
+    }
+
+    private static void checkFinal(Ledger ledger) {
+        Set<String> drained = new HashSet<>();
+        for (String body : ledger.drained) {
+            if (!drained.add(body)) {
+                ledger.violation("stored twice: " + body);
+            }
+        }
+        Set<String> received = new HashSet<>(ledger.received);
+        for (String body : ledger.sendAcked.keySet()) {
+            boolean accounted = received.contains(body) || ledger.deleteUnknown.contains(body);
+            if (!accounted) {
+                ledger.violation("acknowledged send lost: " + body);
+            }
+        }
+        if (ledger.fifo) {
+            checkFifoOrder(ledger);
+        }
+    }
+
+    /** Acknowledged FIFO messages are first received in send order, with increasing sequence numbers. */
+    private static void checkFifoOrder(Ledger ledger) {
+        List<String> firstReceipts = new ArrayList<>(new LinkedHashSet<>(ledger.received));
+        String previous = null;
+        for (String body : firstReceipts) {
+            if (!ledger.sendAcked.containsKey(body)) {
+                continue;
+            }
+            if (previous != null && body.compareTo(previous) < 0) {
+                ledger.violation("FIFO order broken: " + body + " first received after " + previous);
+            }
+            if (previous != null && new BigInteger(ledger.sendAcked.get(body))
+                    .compareTo(new BigInteger(ledger.sendAcked.get(previous))) <= 0) {
+                ledger.violation("FIFO sequence numbers not increasing: " + previous + "=" + ledger.sendAcked.get(previous)
+                        + " then " + body + "=" + ledger.sendAcked.get(body));
+            }
+            previous = body;
+        }
+    }
+}

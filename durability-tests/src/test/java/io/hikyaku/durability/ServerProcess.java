@@ -1,0 +1,105 @@
+package io.hikyaku.durability;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** The real Hikyaku server (shaded jar) as a child process on a free loopback port. */
+final class ServerProcess implements AutoCloseable {
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private ServerProcess(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    /** Starts the server on {@code dataDir} and waits until /health answers; fails if it exits first. */
+    static ServerProcess start(Path jar, Path dataDir, Path log, int startTimeoutSeconds) throws Exception {
+        int port = freePort();
+        Files.createDirectories(log.getParent());
+        List<String> command = List.of(javaBin(), "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-jar", jar.toString(), "serve", "--host", "127.0.0.1", "--port", Integer.toString(port),
+                "--storage", "rocksdb", "--durability", "fsync", "--data-dir", dataDir.toString());
+        Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        ServerProcess server = new ServerProcess(p, port, log);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(startTimeoutSeconds);
+        while (!server.healthy()) {
+            if (!p.isAlive()) {
+                throw new AssertionError("server exited with " + p.exitValue() + " before it was healthy (the store "
+                        + "must open after every crash); log " + log + ":\n" + server.logTail());
+            }
+            if (System.nanoTime() > deadline) {
+                server.kill();
+                throw new AssertionError("server not healthy within " + startTimeoutSeconds + " s; log " + log
+                        + ":\n" + server.logTail());
+            }
+            Thread.sleep(50);
+        }
+        return server;
+    }
+
+    URI endpoint() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    boolean healthy() {
+        try {
+            HttpURLConnection c = (HttpURLConnection) endpoint().resolve("/health").toURL().openConnection();
+            c.setConnectTimeout(500);
+            c.setReadTimeout(1000);
+            try {
+                return c.getResponseCode() == 200;
+            } finally {
+                c.disconnect();
+            }
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** SIGKILL on Linux: no shutdown hooks, no flush, no close. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            throw new AssertionError("server did not die after SIGKILL");
+        }
+    }
+
+    String logTail() {
+        try {
+            String text = Files.readString(log, StandardCharsets.UTF_8);
+            return text.length() <= 4000 ? text : text.substring(text.length() - 4000);
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+}

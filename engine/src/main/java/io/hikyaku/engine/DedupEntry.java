@@ -1,0 +1,21 @@
+package io.hikyaku.engine;
+
+import java.util.Comparator;
+
+/** A FIFO deduplication entry: a send with this key within the window returns the original. */
+record DedupEntry(String key, String messageId, String sequenceNumber, long expiresAt) {
+
+    static final Comparator<DedupEntry> BY_EXPIRY =
+            Comparator.comparingLong(DedupEntry::expiresAt).thenComparing(DedupEntry::key);
+
+    private static final int VERSION = 1;
+
+    byte[] encode() {
+        return Enc.version(VERSION).str(messageId).str(sequenceNumber).i64(expiresAt).done();
+    }
+
+    static DedupEntry decode(String key, byte[] value) {
+        Dec d = Dec.of(value, VERSION, "dedup entry");
+        return new DedupEntry(key, d.str(), d.str(), d.i64());
+    }
+}

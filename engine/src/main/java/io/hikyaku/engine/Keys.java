@@ -1,0 +1,81 @@
+package io.hikyaku.engine;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Store key layout (all integers big-endian so keys sort numerically):
+ * <pre>
+ * META          "queue-ids"                        -> last queue id (i64)
+ * META          's' queueId(8)                     -> reserved message seq upper bound (i64)
+ * QUEUES        queueId(8)                         -> queue record
+ * MESSAGES      queueId(8) seq(8)                  -> immutable message (written once, deleted once)
+ * MESSAGE_STATE queueId(8) seq(8)                  -> receive state (only after first receive)
+ * DEDUP         queueId(8) 'd' utf8(scope key)     -> dedup entry (written once, deleted once)
+ * DEDUP         queueId(8) 'a' utf8(attempt id)    -> receive attempt entry
+ * HOUSEKEEPING  'n' utf8(account) 0 utf8(name)     -> deleted-at of a recently deleted queue name
+ * HOUSEKEEPING  't' utf8(task id)                  -> message move task
+ * </pre>
+ */
+final class Keys {
+    private Keys() {}
+
+    static final byte[] QUEUE_ID_COUNTER = "queue-ids".getBytes(StandardCharsets.UTF_8);
+
+    static byte[] seqReservation(long queueId) {
+        return ByteBuffer.allocate(9).put((byte) 's').putLong(queueId).array();
+    }
+
+    static byte[] queue(long queueId) {
+        return ByteBuffer.allocate(8).putLong(queueId).array();
+    }
+
+    static byte[] message(long queueId, long seq) {
+        return ByteBuffer.allocate(16).putLong(queueId).putLong(seq).array();
+    }
+
+    static long queueIdOf(byte[] key) {
+        return ByteBuffer.wrap(key).getLong(0);
+    }
+
+    static long seqOf(byte[] key) {
+        return ByteBuffer.wrap(key).getLong(8);
+    }
+
+    static byte[] dedup(long queueId, String scopeKey) {
+        return tagged(queueId, 'd', scopeKey);
+    }
+
+    static byte[] attempt(long queueId, String attemptId) {
+        return tagged(queueId, 'a', attemptId);
+    }
+
+    /** The tag byte of a DEDUP key ('d' or 'a') and its text. */
+    static char dedupTag(byte[] key) {
+        return (char) key[8];
+    }
+
+    static String dedupText(byte[] key) {
+        return new String(key, 9, key.length - 9, StandardCharsets.UTF_8);
+    }
+
+    private static byte[] tagged(long queueId, char tag, String text) {
+        byte[] t = text.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(9 + t.length).putLong(queueId).put((byte) tag).put(t).array();
+    }
+
+    static byte[] deletedName(String account, String name) {
+        byte[] a = account.getBytes(StandardCharsets.UTF_8);
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(2 + a.length + n.length).put((byte) 'n').put(a).put((byte) 0).put(n).array();
+    }
+
+    static byte[] task(String taskId) {
+        byte[] t = taskId.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(1 + t.length).put((byte) 't').put(t).array();
+    }
+
+    static byte[] prefix(char c) {
+        return new byte[] {(byte) c};
+    }
+}

@@ -1,0 +1,105 @@
+package io.hikyaku.engine;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/** A message move task (redrive out of a dead-letter queue); persisted in HOUSEKEEPING. */
+final class MoveTask {
+
+    static final String RUNNING = "RUNNING";
+    static final String COMPLETED = "COMPLETED";
+    static final String CANCELLING = "CANCELLING";
+    static final String CANCELLED = "CANCELLED";
+    static final String FAILED = "FAILED";
+    /** Rate used when the caller gives none. */
+    static final int DEFAULT_RATE = 500;
+
+    private static final int VERSION = 1;
+
+    final String taskId;
+    final String sourceArn;
+    final String destinationArn;
+    final Integer rate;
+    final long startedAt;
+    final long toMove;
+    /** Order of creation (for newest-first listing when timestamps tie). */
+    final long ordinal;
+    String status;
+    long moved;
+    String failureReason;
+
+    MoveTask(String taskId, String sourceArn, String destinationArn, Integer rate, long startedAt, long toMove,
+             long ordinal, String status, long moved, String failureReason) {
+        this.taskId = taskId;
+        this.sourceArn = sourceArn;
+        this.destinationArn = destinationArn;
+        this.rate = rate;
+        this.startedAt = startedAt;
+        this.toMove = toMove;
+        this.ordinal = ordinal;
+        this.status = status;
+        this.moved = moved;
+        this.failureReason = failureReason;
+    }
+
+    boolean active() {
+        return status.equals(RUNNING) || status.equals(CANCELLING);
+    }
+
+    int effectiveRate() {
+        return rate == null ? DEFAULT_RATE : rate;
+    }
+
+    /** How many messages the rate allows in total by {@code now}. */
+    long allowedBy(long now) {
+        return Math.max(0, (now - startedAt)) * effectiveRate() / 1000;
+    }
+
+    /** When the next message may move. */
+    long nextMoveAt() {
+        long n = moved + 1;
+        return startedAt + (n * 1000 + effectiveRate() - 1) / effectiveRate();
+    }
+
+    String handle() {
+        String json = "{\"taskId\":" + PolicyDocument.quote(taskId) + ",\"sourceArn\":" + PolicyDocument.quote(sourceArn) + "}";
+        return Base64.getEncoder().encodeToString(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** [taskId, sourceArn] from a handle, or null when it does not decode. */
+    static String[] parseHandle(String handle) {
+        if (handle == null) {
+            return null;
+        }
+        String json;
+        try {
+            json = new String(Base64.getDecoder().decode(handle.trim()), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        String id = jsonString(json, "taskId");
+        String arn = jsonString(json, "sourceArn");
+        return id == null || arn == null ? null : new String[] {id, arn};
+    }
+
+    private static String jsonString(String json, String field) {
+        var m = java.util.regex.Pattern.compile("\"" + field + "\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"").matcher(json);
+        return m.find() ? m.group(1).replace("\\\"", "\"").replace("\\\\", "\\") : null;
+    }
+
+    MoveTaskInfo info() {
+        return new MoveTaskInfo(status.equals(RUNNING) ? handle() : null, status, sourceArn, destinationArn, rate,
+                moved, toMove, failureReason, startedAt);
+    }
+
+    byte[] encode() {
+        return Enc.version(VERSION).str(sourceArn).str(destinationArn).nullableInt(rate).i64(startedAt).i64(toMove)
+                .i64(ordinal).str(status).i64(moved).str(failureReason).done();
+    }
+
+    static MoveTask decode(String taskId, byte[] value) {
+        Dec d = Dec.of(value, VERSION, "move task");
+        return new MoveTask(taskId, d.str(), d.str(), d.nullableInt(), d.i64(), d.i64(), d.i64(), d.str(), d.i64(),
+                d.str());
+    }
+}

@@ -1,0 +1,63 @@
+package io.hikyaku.engine;
+
+import java.util.List;
+
+/** Builds the queue Policy JSON exactly as SQS writes it for AddPermission. */
+final class PolicyDocument {
+    private PolicyDocument() {}
+
+    /** One AddPermission: label, 12-digit account ids, action names without the SQS: prefix. */
+    record Statement(String label, List<String> accountIds, List<String> actions) {}
+
+    static String json(String queueArn, List<Statement> statements) {
+        StringBuilder b = new StringBuilder();
+        b.append("{\"Version\":\"2008-10-17\",\"Id\":").append(quote(queueArn + "/SQSDefaultPolicy"))
+                .append(",\"Statement\":[");
+        for (int i = 0; i < statements.size(); i++) {
+            Statement s = statements.get(i);
+            if (i > 0) {
+                b.append(',');
+            }
+            b.append("{\"Sid\":").append(quote(s.label())).append(",\"Effect\":\"Allow\",\"Principal\":{\"AWS\":");
+            appendOneOrList(b, s.accountIds().stream().map(a -> "arn:aws:iam::" + a + ":root").toList());
+            b.append("},\"Action\":");
+            appendOneOrList(b, s.actions().stream().map(a -> "SQS:" + a).toList());
+            b.append(",\"Resource\":").append(quote(queueArn)).append('}');
+        }
+        return b.append("]}").toString();
+    }
+
+    private static void appendOneOrList(StringBuilder b, List<String> values) {
+        if (values.size() == 1) {
+            b.append(quote(values.get(0)));
+            return;
+        }
+        b.append('[');
+        for (int i = 0; i < values.size(); i++) {
+            b.append(i > 0 ? "," : "").append(quote(values.get(i)));
+        }
+        b.append(']');
+    }
+
+    static String quote(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        b.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        return b.append('"').toString();
+    }
+}

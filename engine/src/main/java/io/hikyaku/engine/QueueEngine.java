@@ -1,0 +1,953 @@
+package io.hikyaku.engine;
+
+import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.Store;
+import io.hikyaku.engine.store.StoreBatch;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
+
+/**
+ * The deterministic SQS queue state machine. Not thread-safe: callers serialise all calls (one
+ * lock). Every command carries its {@code now} (epoch millis) and generated ids; nothing here reads
+ * a clock or a random source. Commands that change state write one store batch and return it as
+ * {@link Durable}; refusals throw {@link EngineException} before the command changes anything
+ * (timers that were due at {@code now} may still have been processed and written).
+ *
+ * <p>Validation split: the api checks request formats that need no queue (body characters,
+ * attribute name syntax, id syntax, WaitTimeSeconds range, batch entry ids, JSON parsing of
+ * RedrivePolicy / RedriveAllowPolicy). The engine checks queue names, queue attribute names and
+ * values, FIFO rules, message size, DelaySeconds / VisibilityTimeout / MaxNumberOfMessages ranges,
+ * receipt handles and every rule that depends on state.
+ */
+public final class QueueEngine {
+
+    static final long NAME_BLOCK_MS = 60_000;
+    static final long PURGE_WINDOW_MS = 60_000;
+    static final long MAX_VISIBILITY_MS = 43_200_000L;
+    private static final Pattern QUEUE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,80}");
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
+    private final Store store;
+    private final String defaultRegion;
+    final Registry queues = new Registry();
+    /** Recently deleted names: "account\0name" -> deletedAt, and the same ordered by expiry. */
+    private final Map<String, Long> deletedNames = new HashMap<>();
+    private final TreeSet<String> deletedByTime = new TreeSet<>();
+    final MoveTasks tasks;
+    /** Queues that gained visible messages outside tick (lazy timers, DLQ moves); tick reports them. */
+    private final Set<QueueRef> pendingWakeups = new LinkedHashSet<>();
+    private long queueIdCounter;
+
+    /** Loads all state from {@code store}; {@code defaultRegion} is used when a command gives none. */
+    public QueueEngine(Store store, String defaultRegion) {
+        this.store = store;
+        this.defaultRegion = defaultRegion;
+        this.tasks = new MoveTasks(this);
+        new Loader(this, store).load();
+    }
+
+    // ---- loader hooks ----
+
+    void loadedQueueIdCounter(long value) {
+        queueIdCounter = value;
+    }
+
+    void loadedDeletedName(String account, String name, long deletedAt) {
+        rememberDeletedName(account + "\0" + name, deletedAt);
+    }
+
+    // ---- queues ---------------------------------------------------------------------------
+
+    /** CreateQueue: idempotent for equal attributes, else QueueNameExists; QueueDeletedRecently. */
+    public Durable<QueueInfo> createQueue(CreateQueue c) {
+        Map<String, String> raw = c.attributes() == null || c.attributes().values() == null
+                ? Map.of() : c.attributes().values();
+        String name = c.name();
+        if (name == null || name.isEmpty()) {
+            throw Texts.missing("QueueName");
+        }
+        boolean fifo = raw.get("FifoQueue") != null && raw.get("FifoQueue").trim().equalsIgnoreCase("true");
+        checkQueueName(name, fifo);
+        Map<String, String> request = AttributeRules.normalize(raw, fifo, true);
+        QueueState existing = queues.find(new QueueRef(c.accountId(), name));
+        if (existing != null) {
+            for (Map.Entry<String, String> e : canonicalRedrive(request, c.attributes()).entrySet()) {
+                if (!e.getValue().equals(existing.settings.values.get(e.getKey()))
+                        && !(e.getValue().isEmpty() && !existing.settings.values.containsKey(e.getKey()))) {
+                    throw new EngineException(ErrorTypes.QUEUE_NAME_EXISTS,
+                            "A queue already exists with the same name and a different value for attribute " + e.getKey());
+                }
+            }
+            return commit(new StoreBatch(), existing.info());
+        }
+        String nameKey = c.accountId() + "\0" + name;
+        Long deletedAt = deletedNames.get(nameKey);
+        if (deletedAt != null && c.now() < deletedAt + NAME_BLOCK_MS) {
+            throw new EngineException(ErrorTypes.QUEUE_DELETED_RECENTLY, Texts.DELETED_RECENTLY);
+        }
+        String region = c.region() == null ? defaultRegion : c.region();
+        String arn = "arn:aws:sqs:" + region + ":" + c.accountId() + ":" + name;
+        RedrivePolicy rp = checkRedrive(request, c.attributes(), arn, c.accountId(), region, fifo, null);
+        Map<String, String> values = AttributeRules.apply(QueueSettings.defaults(fifo).values,
+                canonicalRedrive(request, c.attributes()));
+        RedriveAllowPolicy rap = checkRedriveAllow(request, c.attributes(), null);
+        StoreBatch b = new StoreBatch();
+        if (deletedAt != null) {
+            forgetDeletedName(nameKey, b);
+        }
+        long id = ++queueIdCounter;
+        b.put(Keyspace.META, Keys.QUEUE_ID_COUNTER, Enc.version(1).i64(queueIdCounter).done());
+        QueueState q = new QueueState(id, c.accountId(), name, region, fifo, c.now(), new QueueSettings(values, rp, rap));
+        if (c.tags() != null) {
+            q.tags.putAll(c.tags());
+        }
+        q.writeRecord(b);
+        queues.add(q);
+        return commit(b, q.info());
+    }
+
+    private static void checkQueueName(String name, boolean fifo) {
+        boolean dotFifo = name.endsWith(".fifo");
+        String base = dotFifo ? name.substring(0, name.length() - 5) : name;
+        if (fifo && (!dotFifo || base.isEmpty() || !QUEUE_NAME.matcher(base).matches() || name.length() > 80)) {
+            throw Texts.invalidParameter(Texts.FIFO_NAME_RULE);
+        }
+        if (!fifo && (dotFifo || !QUEUE_NAME.matcher(name).matches())) {
+            throw Texts.invalidParameter(Texts.QUEUE_NAME_RULE);
+        }
+    }
+
+    /** GetQueueUrl and the lookup behind every queue command; throws QueueDoesNotExist. */
+    public QueueInfo getQueue(QueueRef queue) {
+        return queues.require(queue).info();
+    }
+
+    /** The queue whose ARN this is, or null (any account). */
+    public QueueInfo findQueueByArn(String arn) {
+        QueueState q = arn == null ? null : queues.byArn.get(arn);
+        return q == null ? null : q.info();
+    }
+
+    public Durable<Void> deleteQueue(QueueRef queue, long now) {
+        QueueState q = queues.require(queue);
+        StoreBatch b = new StoreBatch();
+        dropAllMessages(q, b);
+        b.delete(Keyspace.QUEUES, Keys.queue(q.id));
+        b.delete(Keyspace.META, Keys.seqReservation(q.id));
+        queues.remove(q);
+        String key = q.accountId + "\0" + q.name;
+        forgetDeletedName(key, b);
+        rememberDeletedName(key, now);
+        b.put(Keyspace.HOUSEKEEPING, Keys.deletedName(q.accountId, q.name), Enc.version(1).i64(now).done());
+        return commit(b, null);
+    }
+
+    private void rememberDeletedName(String key, long deletedAt) {
+        deletedNames.put(key, deletedAt);
+        deletedByTime.add(timeKey(deletedAt, key));
+    }
+
+    private void forgetDeletedName(String key, StoreBatch b) {
+        Long at = deletedNames.remove(key);
+        if (at != null) {
+            deletedByTime.remove(timeKey(at, key));
+            String[] parts = key.split("\0", 2);
+            b.delete(Keyspace.HOUSEKEEPING, Keys.deletedName(parts[0], parts[1]));
+        }
+    }
+
+    private static String timeKey(long at, String key) {
+        return String.format("%020d", at) + "\0" + key;
+    }
+
+    /** Removes every message, dedup and attempt entry of {@code q} (purge, delete). */
+    private void dropAllMessages(QueueState q, StoreBatch b) {
+        for (Message m : new ArrayList<>(q.messages.values())) {
+            q.deleteMessage(m, b);
+        }
+        for (DedupEntry e : new ArrayList<>(q.dedup.values())) {
+            q.removeDedup(e, b);
+        }
+        for (String a : new ArrayList<>(q.attempts.keySet())) {
+            q.removeAttempt(a, b);
+        }
+    }
+
+    /**
+     * ListQueues of one account, names starting with {@code prefix} (null = all), in name order.
+     * {@code maxResults} null = up to 1000 and no token; else 1..1000 (InvalidParameterValue).
+     */
+    public QueuePage listQueues(String accountId, String prefix, Integer maxResults, String nextToken) {
+        checkMaxResults(maxResults, 1000);
+        TreeMap<String, QueueState> names = queues.namesOf(accountId);
+        String after = decodeToken(nextToken);
+        String from = prefix == null ? "" : prefix;
+        var view = after != null && after.compareTo(from) >= 0 ? names.tailMap(after, false) : names.tailMap(from, true);
+        List<QueueInfo> out = new ArrayList<>();
+        int limit = maxResults == null ? 1000 : maxResults;
+        boolean more = false;
+        for (QueueState q : view.values()) {
+            if (!q.name.startsWith(from)) {
+                break;
+            }
+            if (out.size() == limit) {
+                more = true;
+                break;
+            }
+            out.add(q.info());
+        }
+        String token = more && maxResults != null ? encodeToken(out.get(out.size() - 1).name()) : null;
+        return new QueuePage(out, token);
+    }
+
+    private static void checkMaxResults(Integer maxResults, int max) {
+        if (maxResults != null && (maxResults < 1 || maxResults > max)) {
+            throw Texts.invalidValue(maxResults, "MaxResults", "MaxResults must be an integer between 1 and " + max + ".");
+        }
+    }
+
+    private static String encodeToken(String last) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(("v1:" + last).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String decodeToken(String token) {
+        if (token == null || token.isEmpty()) {
+            return null;
+        }
+        try {
+            String s = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+            if (s.startsWith("v1:")) {
+                return s.substring(3);
+            }
+        } catch (IllegalArgumentException ignored) {
+            // falls through to the error
+        }
+        throw Texts.invalidParameter("Invalid NextToken value.");
+    }
+
+    /**
+     * GetQueueAttributes. {@code names} may hold "All"; unknown names -> InvalidAttributeName
+     * "Unknown Attribute X.". Returns name -> value in name order; absent attributes are left out.
+     */
+    public Map<String, String> getQueueAttributes(QueueRef queue, Collection<String> names, long now) {
+        QueueState q = queues.require(queue);
+        for (String n : names) {
+            if (!AttributeRules.READABLE.contains(n)) {
+                throw Texts.unknownAttribute(n);
+            }
+        }
+        touch(q, now);
+        boolean all = names.contains("All");
+        Map<String, String> v = new TreeMap<>(q.settings.values);
+        v.put("ApproximateNumberOfMessages", Integer.toString(q.visible));
+        v.put("ApproximateNumberOfMessagesNotVisible", Integer.toString(q.inflight));
+        v.put("ApproximateNumberOfMessagesDelayed", Integer.toString(q.delayed));
+        v.put("CreatedTimestamp", Long.toString(q.createdAt / 1000));
+        v.put("LastModifiedTimestamp", Long.toString(q.lastModifiedAt / 1000));
+        v.put("QueueArn", q.arn);
+        if (!all) {
+            v.keySet().retainAll(Set.copyOf(names));
+        }
+        return v;
+    }
+
+    public Durable<Void> setQueueAttributes(QueueRef queue, AttributeUpdate attributes, long now) {
+        QueueState q = queues.require(queue);
+        Map<String, String> raw = attributes == null || attributes.values() == null ? Map.of() : attributes.values();
+        Map<String, String> request = AttributeRules.normalize(raw, q.fifo, false);
+        RedrivePolicy rp = checkRedrive(request, attributes, q.arn, q.accountId, q.region, q.fifo, q.settings.redrivePolicy);
+        Map<String, String> values = AttributeRules.apply(q.settings.values, canonicalRedrive(request, attributes));
+        RedriveAllowPolicy rap = checkRedriveAllow(request, attributes, q.settings.redriveAllowPolicy);
+        touch(q, now);
+        if (request.containsKey(AttributeRules.POLICY)) {
+            q.permissions.clear();
+        }
+        q.settings = new QueueSettings(values, rp, rap);
+        q.lastModifiedAt = now;
+        StoreBatch b = new StoreBatch();
+        q.writeRecord(b);
+        // a shorter retention period may expire messages now
+        if (q.advance(now, b)) {
+            pendingWakeups.add(q.ref());
+        }
+        return finish(q, b, null);
+    }
+
+    private RedrivePolicy checkRedrive(Map<String, String> request, AttributeUpdate update, String sourceArn,
+                                       String account, String region, boolean fifo, RedrivePolicy current) {
+        String json = request.get(AttributeRules.REDRIVE_POLICY);
+        if (json == null) {
+            return current;
+        }
+        if (json.isEmpty()) {
+            return null;
+        }
+        RedrivePolicy p = update == null ? null : update.redrivePolicy();
+        if (p == null || p.deadLetterTargetArn() == null) {
+            throw Texts.invalidValue(json, "RedrivePolicy", "Redrive policy does not contain mandatory attribute: deadLetterTargetArn.");
+        }
+        if (p.maxReceiveCount() == null) {
+            throw Texts.invalidValue(json, "RedrivePolicy", "Redrive policy does not contain mandatory attribute: maxReceiveCount.");
+        }
+        if (p.maxReceiveCount() < 1 || p.maxReceiveCount() > 1000) {
+            throw Texts.invalidValue(json, "RedrivePolicy", "Invalid value for maxReceiveCount: " + p.maxReceiveCount()
+                    + ", valid values are from 1 to 1000 both inclusive.");
+        }
+        QueueState dlq = queues.byArn.get(p.deadLetterTargetArn());
+        if (dlq == null) {
+            throw Texts.invalidValue(json, "RedrivePolicy", "Dead letter target does not exist.");
+        }
+        if (!dlq.accountId.equals(account) || !dlq.region.equals(region)) {
+            throw Texts.invalidValue(json, "RedrivePolicy",
+                    "Dead-letter target owner and region must match the source queue owner and region.");
+        }
+        if (dlq.fifo != fifo) {
+            throw Texts.invalidValue(json, "RedrivePolicy", "Dead-letter queue must be same type of queue as the source.");
+        }
+        RedriveAllowPolicy allow = dlq.settings.redriveAllowPolicy;
+        if (allow != null && (allow.redrivePermission().equals("denyAll")
+                || allow.redrivePermission().equals("byQueue") && !allow.sourceQueueArns().contains(sourceArn))) {
+            throw Texts.invalidValue(json, "RedrivePolicy", "Queue " + sourceArn + " is not allowed to use "
+                    + dlq.arn + " as a dead-letter queue.");
+        }
+        return p;
+    }
+
+    /**
+     * SQS answers GetQueueAttributes with the RedrivePolicy re-serialised (maxReceiveCount as a
+     * number whatever the client sent), so the stored value is that canonical form.
+     */
+    private static Map<String, String> canonicalRedrive(Map<String, String> request, AttributeUpdate update) {
+        String json = request.get(AttributeRules.REDRIVE_POLICY);
+        RedrivePolicy p = update == null ? null : update.redrivePolicy();
+        if (json == null || json.isEmpty() || p == null || p.deadLetterTargetArn() == null || p.maxReceiveCount() == null) {
+            return request;
+        }
+        Map<String, String> out = new java.util.LinkedHashMap<>(request);
+        out.put(AttributeRules.REDRIVE_POLICY, "{\"deadLetterTargetArn\":" + PolicyDocument.quote(p.deadLetterTargetArn())
+                + ",\"maxReceiveCount\":" + p.maxReceiveCount() + "}");
+        return out;
+    }
+
+    private static RedriveAllowPolicy checkRedriveAllow(Map<String, String> request, AttributeUpdate update,
+                                                        RedriveAllowPolicy current) {
+        String json = request.get(AttributeRules.REDRIVE_ALLOW_POLICY);
+        if (json == null) {
+            return current;
+        }
+        if (json.isEmpty()) {
+            return null;
+        }
+        RedriveAllowPolicy p = update == null ? null : update.redriveAllowPolicy();
+        AttributeRules.checkRedriveAllow(json, p);
+        return p;
+    }
+
+    /** Exact counts (visible, in flight, delayed) after processing what is due at {@code now}. */
+    public QueueCounts counts(QueueRef queue, long now) {
+        QueueState q = queues.require(queue);
+        touch(q, now);
+        return new QueueCounts(q.visible, q.inflight, q.delayed);
+    }
+
+    public Durable<Void> tagQueue(QueueRef queue, Map<String, String> tags, long now) {
+        QueueState q = queues.require(queue);
+        q.tags.putAll(tags);
+        StoreBatch b = new StoreBatch();
+        q.writeRecord(b);
+        return commit(b, null);
+    }
+
+    public Durable<Void> untagQueue(QueueRef queue, Collection<String> tagKeys, long now) {
+        QueueState q = queues.require(queue);
+        tagKeys.forEach(q.tags::remove);
+        StoreBatch b = new StoreBatch();
+        q.writeRecord(b);
+        return commit(b, null);
+    }
+
+    public Map<String, String> listQueueTags(QueueRef queue) {
+        return new TreeMap<>(queues.require(queue).tags);
+    }
+
+    /**
+     * AddPermission: {@code accountIds} are 12-digit ids (become arn:aws:iam::{id}:root),
+     * {@code actions} are action names without prefix ("ReceiveMessage", "*"). A Policy set
+     * directly with SetQueueAttributes is replaced by the statements added with AddPermission.
+     */
+    public Durable<Void> addPermission(QueueRef queue, String label, List<String> accountIds, List<String> actions,
+                                       long now) {
+        QueueState q = queues.require(queue);
+        for (PolicyDocument.Statement s : q.permissions) {
+            if (s.label().equals(label)) {
+                throw Texts.invalidValue(label, "Label", "Already exists.");
+            }
+        }
+        q.permissions.add(new PolicyDocument.Statement(label, List.copyOf(accountIds), List.copyOf(actions)));
+        return writePolicy(q, now);
+    }
+
+    public Durable<Void> removePermission(QueueRef queue, String label, long now) {
+        QueueState q = queues.require(queue);
+        if (!q.permissions.removeIf(s -> s.label().equals(label))) {
+            throw Texts.invalidValue(label, "Label", "can't find label.");
+        }
+        return writePolicy(q, now);
+    }
+
+    private Durable<Void> writePolicy(QueueState q, long now) {
+        Map<String, String> values = new TreeMap<>(q.settings.values);
+        if (q.permissions.isEmpty()) {
+            values.remove(AttributeRules.POLICY);
+        } else {
+            values.put(AttributeRules.POLICY, PolicyDocument.json(q.arn, q.permissions));
+        }
+        q.settings = new QueueSettings(values, q.settings.redrivePolicy, q.settings.redriveAllowPolicy);
+        StoreBatch b = new StoreBatch();
+        q.writeRecord(b);
+        return commit(b, null);
+    }
+
+    /** PurgeQueue; a second one within 60 s -> PurgeQueueInProgress. */
+    public Durable<Void> purgeQueue(QueueRef queue, long now) {
+        QueueState q = queues.require(queue);
+        if (q.lastPurgeAt != Long.MIN_VALUE && now < q.lastPurgeAt + PURGE_WINDOW_MS) {
+            throw new EngineException(ErrorTypes.PURGE_QUEUE_IN_PROGRESS,
+                    "Only one PurgeQueue operation on " + q.name + " is allowed every 60 seconds.");
+        }
+        StoreBatch b = new StoreBatch();
+        dropAllMessages(q, b);
+        q.lastPurgeAt = now;
+        q.writeRecord(b);
+        return finish(q, b, null);
+    }
+
+    /** Queues whose RedrivePolicy targets {@code queue}; paging as {@link #listQueues}. */
+    public QueuePage listDeadLetterSourceQueues(QueueRef queue, Integer maxResults, String nextToken) {
+        QueueState dlq = queues.require(queue);
+        checkMaxResults(maxResults, 1000);
+        String after = decodeToken(nextToken);
+        TreeMap<String, QueueState> sources = new TreeMap<>();
+        for (QueueState q : queues.byId.values()) {
+            RedrivePolicy rp = q.settings.redrivePolicy;
+            if (rp != null && dlq.arn.equals(rp.deadLetterTargetArn())) {
+                sources.put(q.arn, q);
+            }
+        }
+        var view = after == null ? sources : sources.tailMap(after, false);
+        int limit = maxResults == null ? 1000 : maxResults;
+        List<QueueInfo> out = new ArrayList<>();
+        boolean more = false;
+        for (QueueState q : view.values()) {
+            if (out.size() == limit) {
+                more = true;
+                break;
+            }
+            out.add(q.info());
+        }
+        String token = more && maxResults != null ? encodeToken(out.get(out.size() - 1).arn()) : null;
+        return new QueuePage(out, token);
+    }
+
+    /** True when some queue's RedrivePolicy targets {@code q}. */
+    boolean isDeadLetterQueue(QueueState dlq) {
+        for (QueueState q : queues.byId.values()) {
+            RedrivePolicy rp = q.settings.redrivePolicy;
+            if (rp != null && dlq.arn.equals(rp.deadLetterTargetArn())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---- messages -------------------------------------------------------------------------
+
+    public Durable<SendResult> sendMessage(QueueRef queue, SendMessage message, long now) {
+        QueueState q = queues.require(queue);
+        touch(q, now);
+        StoreBatch b = new StoreBatch();
+        SendResult r = sendOne(q, message, now, b, false);
+        return finish(q, b, r);
+    }
+
+    /**
+     * SendMessageBatch: one store batch for all entries. Whole-request errors (FIFO entry without
+     * MessageGroupId or without dedup id when needed) are thrown as InvalidParameterValue; per-entry
+     * errors (e.g. size) come back in the list, in entry order.
+     */
+    public Durable<List<BatchOutcome<SendResult>>> sendMessageBatch(QueueRef queue, List<SendMessage> messages,
+                                                                    long now) {
+        QueueState q = queues.require(queue);
+        if (q.fifo) {
+            for (SendMessage m : messages) {
+                if (m.groupId() == null) {
+                    throw Texts.invalidParameter("The request must contain the parameter MessageGroupId.");
+                }
+                if (m.deduplicationId() == null && !q.settings.contentBasedDeduplication) {
+                    throw Texts.invalidParameter(Texts.NEED_DEDUP);
+                }
+            }
+        }
+        touch(q, now);
+        StoreBatch b = new StoreBatch();
+        List<BatchOutcome<SendResult>> out = new ArrayList<>();
+        for (SendMessage m : messages) {
+            try {
+                out.add(new BatchOutcome<>(sendOne(q, m, now, b, true), null));
+            } catch (EngineException e) {
+                out.add(new BatchOutcome<>(null, e));
+            }
+        }
+        return finish(q, b, out);
+    }
+
+    private SendResult sendOne(QueueState q, SendMessage m, long now, StoreBatch b, boolean inBatch) {
+        checkSend(q, m, inBatch);
+        String dedupId = null;
+        String scopeKey = null;
+        if (q.fifo) {
+            dedupId = m.deduplicationId() != null ? m.deduplicationId() : sha256Hex(m.body());
+            scopeKey = q.settings.dedupPerGroup ? m.groupId() + "\0" + dedupId : dedupId;
+            DedupEntry seen = q.dedup.get(scopeKey);
+            if (seen != null && seen.expiresAt() > now) {
+                return new SendResult(seen.messageId(), seen.sequenceNumber());
+            }
+        }
+        int delay = q.fifo || m.delaySeconds() == null ? q.settings.delaySeconds : m.delaySeconds();
+        long seq = q.allocateSeq(b);
+        String seqNo = q.fifo ? sequenceNumber(seq) : null;
+        StoredMessage sm = new StoredMessage(m.groupId(), now, now + delay * 1000L, m.messageId(), m.body(),
+                m.attributes() == null ? Map.of() : m.attributes(), m.awsTraceHeader(), dedupId, m.senderId(), seqNo, null);
+        insert(q, seq, sm, now, b);
+        if (q.fifo) {
+            q.putDedup(new DedupEntry(scopeKey, m.messageId(), seqNo, now + QueueState.DEDUP_WINDOW_MS), b);
+        }
+        return new SendResult(m.messageId(), seqNo);
+    }
+
+    private static void checkSend(QueueState q, SendMessage m, boolean inBatch) {
+        if (m.body() == null || m.body().isEmpty()) {
+            throw Texts.missing("MessageBody");
+        }
+        if (q.fifo) {
+            if (m.groupId() == null) {
+                throw inBatch ? Texts.invalidParameter("The request must contain the parameter MessageGroupId.")
+                        : Texts.missing("MessageGroupId");
+            }
+            if (m.delaySeconds() != null && m.delaySeconds() != 0) {
+                throw Texts.invalidValue(m.delaySeconds(), "DelaySeconds", Texts.WRONG_QUEUE_TYPE);
+            }
+            if (m.deduplicationId() == null && !q.settings.contentBasedDeduplication) {
+                throw Texts.invalidParameter(Texts.NEED_DEDUP);
+            }
+        } else {
+            if (m.deduplicationId() != null) {
+                throw Texts.invalidValue(m.deduplicationId(), "MessageDeduplicationId", Texts.WRONG_QUEUE_TYPE);
+            }
+            if (m.delaySeconds() != null && (m.delaySeconds() < 0 || m.delaySeconds() > 900)) {
+                throw Texts.invalidValue(m.delaySeconds(), "DelaySeconds", "DelaySeconds must be >= 0 and <= 900");
+            }
+        }
+        long size = Utf8.length(m.body());
+        if (m.attributes() != null) {
+            for (Map.Entry<String, MessageAttribute> a : m.attributes().entrySet()) {
+                size += a.getValue().sizeWith(a.getKey());
+            }
+        }
+        int max = q.settings.maximumMessageSize;
+        if (size > max) {
+            throw Texts.invalidParameter(String.format(inBatch ? Texts.TOO_BIG_BATCH : Texts.TOO_BIG_SINGLE, max));
+        }
+    }
+
+    /** SequenceNumber text: 20 digits, strictly increasing with the message seq. */
+    static String sequenceNumber(long seq) {
+        return "1" + String.format("%019d", seq);
+    }
+
+    static String sha256Hex(String body) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Adds a stored message under {@code seq} to {@code q}, delayed or visible. */
+    Message insert(QueueState q, long seq, StoredMessage sm, long now, StoreBatch b) {
+        b.put(Keyspace.MESSAGES, Keys.message(q.id, seq), sm.encode());
+        Message m = new Message(seq, sm.groupId(), sm.sentAt());
+        if (sm.availableAt() > now) {
+            m.state = Message.State.DELAYED;
+            m.visibleAt = sm.availableAt();
+        } else {
+            m.state = Message.State.VISIBLE;
+        }
+        q.add(m);
+        return m;
+    }
+
+    StoredMessage load(QueueState q, long seq) {
+        byte[] v = store.get(Keyspace.MESSAGES, Keys.message(q.id, seq));
+        if (v == null) {
+            throw new io.hikyaku.engine.store.StoreException("message " + q.id + "/" + seq + " missing from the store");
+        }
+        return StoredMessage.decode(v);
+    }
+
+    /**
+     * Moves a message of {@code from} to the end of {@code to} as a new message (DLQ moves and move
+     * tasks). FIFO destinations get a new SentTimestamp and SequenceNumber; standard ones keep the
+     * original SentTimestamp. A dead-letter move ({@code sourceArn} set) keeps the receive count and
+     * first receive time (SQS counts receives "across all queues"); a move task starts afresh.
+     */
+    void transfer(QueueState from, Message m, StoredMessage sm, QueueState to, String sourceArn, long now, StoreBatch b) {
+        from.deleteMessage(m, b);
+        touch(to, now);
+        long seq = to.allocateSeq(b);
+        StoredMessage moved = new StoredMessage(sm.groupId(), to.fifo ? now : sm.sentAt(), now, sm.messageId(), sm.body(),
+                sm.attributes(), sm.awsTraceHeader(), sm.deduplicationId(), sm.senderId(),
+                to.fifo ? sequenceNumber(seq) : null, sourceArn);
+        Message copy = insert(to, seq, moved, now, b);
+        if (sourceArn != null && m.receiveCount > 0) {
+            copy.receiveCount = m.receiveCount;
+            copy.firstReceiveAt = m.firstReceiveAt;
+            copy.lastReceiveAt = m.lastReceiveAt;
+            copy.visibleAt = now; // persisted as "visible since now"; in memory it is VISIBLE already
+            b.put(Keyspace.MESSAGE_STATE, Keys.message(to.id, seq), copy.encodeState());
+            copy.visibleAt = 0;
+        }
+        queues.reschedule(to);
+        pendingWakeups.add(to.ref());
+    }
+
+    /** ReceiveMessage (one attempt; the api does long polling). Empty list when nothing is visible. */
+    public Durable<List<ReceivedMessage>> receiveMessages(QueueRef queue, ReceiveMessages c) {
+        QueueState q = queues.require(queue);
+        if (c.maxMessages() < 1 || c.maxMessages() > 10) {
+            throw Texts.invalidValue(c.maxMessages(), "MaxNumberOfMessages", "Must be between 1 and 10, if provided.");
+        }
+        Integer requested = c.visibilityTimeout();
+        if (requested != null && (requested < 0 || requested > 43200)) {
+            throw Texts.invalidValue(requested, "VisibilityTimeout", "Must be >= 0 and <= 43200, if provided.");
+        }
+        long now = c.now();
+        touch(q, now);
+        int vt = requested != null ? requested : q.settings.visibilityTimeout;
+        StoreBatch b = new StoreBatch();
+        List<ReceivedMessage> out = q.fifo ? receiveFifo(q, c, vt, b) : receiveStandard(q, c, vt, b);
+        return finish(q, b, out);
+    }
+
+    private List<ReceivedMessage> receiveStandard(QueueState q, ReceiveMessages c, int vt, StoreBatch b) {
+        if (q.inflight >= QueueState.INFLIGHT_LIMIT) {
+            throw new EngineException(ErrorTypes.OVER_LIMIT, Texts.OVER_LIMIT_INFLIGHT);
+        }
+        List<ReceivedMessage> out = new ArrayList<>();
+        while (out.size() < c.maxMessages() && q.inflight < QueueState.INFLIGHT_LIMIT) {
+            Message m = q.fair().next();
+            if (m == null) {
+                break;
+            }
+            ReceivedMessage r = deliver(q, m, vt, c.nonce(), c.now(), b);
+            if (r != null) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    private List<ReceivedMessage> receiveFifo(QueueState q, ReceiveMessages c, int vt, StoreBatch b) {
+        long now = c.now();
+        String attemptId = c.receiveRequestAttemptId();
+        if (attemptId != null) {
+            AttemptEntry e = q.attempts.get(attemptId);
+            if (e != null) {
+                List<ReceivedMessage> again = retryAttempt(q, e, vt, now, b);
+                if (again != null) {
+                    return again;
+                }
+                q.removeAttempt(attemptId, b);
+            }
+        }
+        int room = QueueState.INFLIGHT_LIMIT - q.inflight;
+        int max = Math.min(c.maxMessages(), room);
+        List<ReceivedMessage> out = new ArrayList<>();
+        List<Long> seqs = new ArrayList<>();
+        while (out.size() < max) {
+            List<Message> candidates = q.fifoDelivery().candidates(max - out.size());
+            if (candidates.isEmpty()) {
+                break;
+            }
+            for (Message m : candidates) {
+                ReceivedMessage r = deliver(q, m, vt, c.nonce(), now, b);
+                if (r != null) {
+                    out.add(r);
+                    seqs.add(m.seq);
+                }
+            }
+        }
+        if (attemptId != null && !out.isEmpty()) {
+            q.putAttempt(new AttemptEntry(attemptId, now + QueueState.DEDUP_WINDOW_MS, c.nonce(),
+                    seqs.stream().mapToLong(Long::longValue).toArray()), b);
+        }
+        return out;
+    }
+
+    /** The same messages and handles again when nothing changed since the attempt, else null. */
+    private List<ReceivedMessage> retryAttempt(QueueState q, AttemptEntry e, int vt, long now, StoreBatch b) {
+        List<Message> ms = new ArrayList<>();
+        for (long seq : e.seqs()) {
+            Message m = q.messages.get(seq);
+            if (m == null || m.state != Message.State.INFLIGHT || m.touched || m.nonce != e.nonce()) {
+                return null;
+            }
+            ms.add(m);
+        }
+        List<ReceivedMessage> out = new ArrayList<>();
+        for (Message m : ms) {
+            q.transition(m, Message.State.INFLIGHT, now + vt * 1000L);
+            b.put(Keyspace.MESSAGE_STATE, Keys.message(q.id, m.seq), m.encodeState());
+            out.add(received(q, m, load(q, m.seq)));
+        }
+        return out;
+    }
+
+    /** Delivers {@code m}, or moves it to the dead-letter queue (returns null) when it has been received too often. */
+    private ReceivedMessage deliver(QueueState q, Message m, int vt, long nonce, long now, StoreBatch b) {
+        StoredMessage sm = load(q, m.seq);
+        RedrivePolicy rp = q.settings.redrivePolicy;
+        if (rp != null && m.receiveCount >= rp.maxReceiveCount()) {
+            QueueState dlq = queues.byArn.get(rp.deadLetterTargetArn());
+            if (dlq != null && dlq != q) {
+                transfer(q, m, sm, dlq, q.arn, now, b);
+                return null;
+            }
+        }
+        m.receiveCount++;
+        if (m.receiveCount == 1) {
+            m.firstReceiveAt = now;
+        }
+        m.lastReceiveAt = now;
+        m.nonce = nonce;
+        m.touched = false;
+        q.transition(m, Message.State.INFLIGHT, now + vt * 1000L);
+        b.put(Keyspace.MESSAGE_STATE, Keys.message(q.id, m.seq), m.encodeState());
+        return received(q, m, sm);
+    }
+
+    private static ReceivedMessage received(QueueState q, Message m, StoredMessage sm) {
+        String handle = new ReceiptHandle(q.id, m.seq, m.receiveCount, m.nonce).encode();
+        return new ReceivedMessage(sm.messageId(), handle, sm.body(), sm.attributes(), sm.senderId(), sm.sentAt(),
+                m.receiveCount, m.firstReceiveAt, sm.sequenceNumber(), q.fifo ? sm.deduplicationId() : null,
+                sm.groupId(), sm.awsTraceHeader(), sm.sourceArn());
+    }
+
+    private static ReceiptHandle handleFor(QueueState q, String receiptHandle) {
+        ReceiptHandle h = ReceiptHandle.decode(receiptHandle);
+        if (h == null || h.queueId() != q.id) {
+            throw Texts.invalidReceiptHandle(receiptHandle);
+        }
+        return h;
+    }
+
+    private static boolean isCurrent(Message m, ReceiptHandle h) {
+        return m.state == Message.State.INFLIGHT && m.receiveCount == h.receiveCount() && m.nonce == h.nonce();
+    }
+
+    public Durable<Void> deleteMessage(QueueRef queue, String receiptHandle, long now) {
+        QueueState q = queues.require(queue);
+        touch(q, now);
+        StoreBatch b = new StoreBatch();
+        deleteOne(q, receiptHandle, b);
+        return finish(q, b, null);
+    }
+
+    public Durable<List<BatchOutcome<Void>>> deleteMessageBatch(QueueRef queue, List<String> receiptHandles,
+                                                                long now) {
+        QueueState q = queues.require(queue);
+        touch(q, now);
+        StoreBatch b = new StoreBatch();
+        List<BatchOutcome<Void>> out = new ArrayList<>();
+        for (String h : receiptHandles) {
+            try {
+                deleteOne(q, h, b);
+                out.add(new BatchOutcome<>(null, null));
+            } catch (EngineException e) {
+                out.add(new BatchOutcome<>(null, e));
+            }
+        }
+        return finish(q, b, out);
+    }
+
+    private void deleteOne(QueueState q, String receiptHandle, StoreBatch b) {
+        ReceiptHandle h = handleFor(q, receiptHandle);
+        Message m = q.messages.get(h.seq());
+        if (m == null) {
+            return; // already deleted: SQS answers 200 again
+        }
+        if (q.fifo && !isCurrent(m, h)) {
+            throw Texts.invalidValue(receiptHandle, "ReceiptHandle", Texts.HANDLE_EXPIRED);
+        }
+        q.deleteMessage(m, b);
+    }
+
+    /** ChangeMessageVisibility, {@code visibilityTimeout} seconds 0..43200. */
+    public Durable<Void> changeMessageVisibility(QueueRef queue, String receiptHandle, int visibilityTimeout,
+                                                 long now) {
+        QueueState q = queues.require(queue);
+        touch(q, now);
+        StoreBatch b = new StoreBatch();
+        changeOne(q, receiptHandle, visibilityTimeout, now, b);
+        return finish(q, b, null);
+    }
+
+    /** Entries are (receiptHandle, visibilityTimeout) pairs in request order. */
+    public Durable<List<BatchOutcome<Void>>> changeMessageVisibilityBatch(QueueRef queue,
+                                                                          List<VisibilityChange> changes, long now) {
+        QueueState q = queues.require(queue);
+        touch(q, now);
+        StoreBatch b = new StoreBatch();
+        List<BatchOutcome<Void>> out = new ArrayList<>();
+        for (VisibilityChange c : changes) {
+            try {
+                changeOne(q, c.receiptHandle(), c.visibilityTimeout(), now, b);
+                out.add(new BatchOutcome<>(null, null));
+            } catch (EngineException e) {
+                out.add(new BatchOutcome<>(null, e));
+            }
+        }
+        return finish(q, b, out);
+    }
+
+    private void changeOne(QueueState q, String receiptHandle, int vt, long now, StoreBatch b) {
+        ReceiptHandle h = handleFor(q, receiptHandle);
+        if (vt < 0 || vt > 43200) {
+            throw Texts.invalidValue(vt, "VisibilityTimeout", "Must be >= 0 and <= 43200, if provided.");
+        }
+        Message m = q.messages.get(h.seq());
+        if (m == null) {
+            throw Texts.invalidValue(receiptHandle, "ReceiptHandle", Texts.NOT_AVAILABLE_FOR_CHANGE);
+        }
+        if (m.state != Message.State.INFLIGHT) {
+            throw new EngineException(ErrorTypes.MESSAGE_NOT_INFLIGHT, "The specified message isn't in flight.");
+        }
+        if (q.fifo && !isCurrent(m, h)) {
+            throw Texts.invalidValue(receiptHandle, "ReceiptHandle", Texts.HANDLE_EXPIRED);
+        }
+        long visibleAt = now + vt * 1000L;
+        if (visibleAt - m.lastReceiveAt > MAX_VISIBILITY_MS) {
+            throw Texts.invalidValue(vt, "VisibilityTimeout", Texts.VISIBILITY_LIMIT);
+        }
+        m.touched = true;
+        q.transition(m, Message.State.INFLIGHT, visibleAt);
+        b.put(Keyspace.MESSAGE_STATE, Keys.message(q.id, m.seq), m.encodeState());
+        if (visibleAt <= now && q.advance(now, b)) {
+            pendingWakeups.add(q.ref());
+        }
+    }
+
+    // ---- message move tasks ---------------------------------------------------------------
+
+    /** StartMessageMoveTask; returns the task handle. */
+    public Durable<String> startMessageMoveTask(StartMoveTask command) {
+        StoreBatch b = new StoreBatch();
+        String handle = tasks.start(command, b);
+        return commit(b, handle);
+    }
+
+    /** Newest first, at most {@code maxResults} (null = 1; 1..10). */
+    public List<MoveTaskInfo> listMessageMoveTasks(String sourceArn, Integer maxResults) {
+        return tasks.list(sourceArn, maxResults);
+    }
+
+    /** CancelMessageMoveTask; returns ApproximateNumberOfMessagesMoved. */
+    public Durable<Long> cancelMessageMoveTask(String taskHandle, long now) {
+        StoreBatch b = new StoreBatch();
+        long moved = tasks.cancel(taskHandle, now, b);
+        return commit(b, moved);
+    }
+
+    // ---- timers ---------------------------------------------------------------------------
+
+    /**
+     * Epoch millis of the earliest pending timer over all queues, or Long.MAX_VALUE. May be in the
+     * past (0) when queues gained messages outside tick: call tick at once then.
+     */
+    public long nextDeadline() {
+        if (!pendingWakeups.isEmpty()) {
+            return 0;
+        }
+        long d = Math.min(queues.nextDeadline(), tasks.nextDeadline());
+        if (!deletedByTime.isEmpty()) {
+            d = Math.min(d, Long.parseLong(deletedByTime.first().substring(0, 20)) + NAME_BLOCK_MS);
+        }
+        return d;
+    }
+
+    /** Processes every timer due at or before {@code now}. */
+    public Ticked tick(long now) {
+        StoreBatch b = new StoreBatch();
+        Set<QueueRef> woken = new LinkedHashSet<>(pendingWakeups);
+        pendingWakeups.clear();
+        QueueState q;
+        while ((q = queues.pollDue(now)) != null) {
+            if (q.advance(now, b)) {
+                woken.add(q.ref());
+            }
+            queues.reschedule(q);
+        }
+        while (!deletedByTime.isEmpty() && Long.parseLong(deletedByTime.first().substring(0, 20)) + NAME_BLOCK_MS <= now) {
+            forgetDeletedName(deletedByTime.first().substring(21), b);
+        }
+        tasks.tick(now, b);
+        woken.addAll(pendingWakeups);
+        pendingWakeups.clear();
+        CompletableFuture<Void> written = b.isEmpty() ? DONE : store.write(b);
+        return new Ticked(woken, written);
+    }
+
+    /** True when {@code queue} has a message a receive at {@code now} could return (for long polls). */
+    public boolean hasVisibleMessages(QueueRef queue, long now) {
+        QueueState q = queues.require(queue);
+        touch(q, now);
+        return q.delivery.hasDeliverable();
+    }
+
+    // ---- helpers --------------------------------------------------------------------------
+
+    /** Lazily processes what is due for {@code q} (written at once, in its own batch). */
+    void touch(QueueState q, long now) {
+        StoreBatch b = new StoreBatch();
+        if (q.advance(now, b)) {
+            pendingWakeups.add(q.ref());
+        }
+        if (!b.isEmpty()) {
+            store.write(b);
+        }
+        queues.reschedule(q);
+    }
+
+    private <T> Durable<T> finish(QueueState q, StoreBatch b, T value) {
+        queues.reschedule(q);
+        return commit(b, value);
+    }
+
+    private <T> Durable<T> commit(StoreBatch b, T value) {
+        return new Durable<>(value, store.write(b));
+    }
+}

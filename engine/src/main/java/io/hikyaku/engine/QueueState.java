@@ -1,0 +1,266 @@
+package io.hikyaku.engine;
+
+import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.StoreBatch;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * One queue: its persisted record (settings, tags, permissions, timestamps) and the in-memory
+ * indexes receive needs. Every index operation is O(log n); nothing walks the message set except
+ * purge and delete (which must touch every message anyway).
+ */
+final class QueueState {
+
+    static final int INFLIGHT_LIMIT = 120_000;
+    static final long DEDUP_WINDOW_MS = 5 * 60_000L;
+    private static final int RECORD_VERSION = 1;
+    private static final long SEQ_BLOCK = 1024;
+
+    final long id;
+    final String accountId;
+    final String name;
+    final String region;
+    final String arn;
+    final boolean fifo;
+    final long createdAt;
+    long lastModifiedAt;
+    long lastPurgeAt = Long.MIN_VALUE;
+    QueueSettings settings;
+    final TreeMap<String, String> tags = new TreeMap<>();
+    final List<PolicyDocument.Statement> permissions = new ArrayList<>();
+
+    // ---- indexes ----
+    final Map<Long, Message> messages = new HashMap<>();
+    /** DELAYED and INFLIGHT messages by the time they become visible. */
+    final TreeSet<Message> pending = new TreeSet<>(Message.BY_VISIBLE_AT);
+    /** All messages by SentTimestamp: retention expiry pops from the front. */
+    final TreeSet<Message> retention = new TreeSet<>(Message.BY_SENT_AT);
+    final Delivery delivery;
+    int visible;
+    int inflight;
+    int delayed;
+    long nextSeq = 1;
+    long reservedSeq = 1;
+    final Map<String, DedupEntry> dedup = new HashMap<>();
+    final TreeSet<DedupEntry> dedupByExpiry = new TreeSet<>(DedupEntry.BY_EXPIRY);
+    final Map<String, AttemptEntry> attempts = new HashMap<>();
+    final TreeSet<AttemptEntry> attemptsByExpiry = new TreeSet<>(AttemptEntry.BY_EXPIRY);
+    /** This queue's key in the engine's timer schedule (Long.MAX_VALUE = not scheduled). */
+    long scheduledAt = Long.MAX_VALUE;
+
+    QueueState(long id, String accountId, String name, String region, boolean fifo, long createdAt,
+               QueueSettings settings) {
+        this.id = id;
+        this.accountId = accountId;
+        this.name = name;
+        this.region = region;
+        this.arn = "arn:aws:sqs:" + region + ":" + accountId + ":" + name;
+        this.fifo = fifo;
+        this.createdAt = createdAt;
+        this.lastModifiedAt = createdAt;
+        this.settings = settings;
+        this.delivery = fifo ? new FifoDelivery() : new FairDelivery();
+    }
+
+    QueueRef ref() {
+        return new QueueRef(accountId, name);
+    }
+
+    QueueInfo info() {
+        return new QueueInfo(accountId, name, region, arn, fifo);
+    }
+
+    FairDelivery fair() {
+        return (FairDelivery) delivery;
+    }
+
+    FifoDelivery fifoDelivery() {
+        return (FifoDelivery) delivery;
+    }
+
+    // ---- message index ----
+
+    void add(Message m) {
+        messages.put(m.seq, m);
+        retention.add(m);
+        if (m.state != Message.State.VISIBLE) {
+            pending.add(m);
+        }
+        count(m.state, 1);
+        delivery.added(m);
+    }
+
+    void remove(Message m) {
+        messages.remove(m.seq);
+        retention.remove(m);
+        if (m.state != Message.State.VISIBLE) {
+            pending.remove(m);
+        }
+        count(m.state, -1);
+        delivery.removed(m);
+    }
+
+    /** Moves {@code m} to {@code state}; {@code visibleAt} matters for DELAYED / INFLIGHT. */
+    void transition(Message m, Message.State state, long visibleAt) {
+        Message.State before = m.state;
+        if (before != Message.State.VISIBLE) {
+            pending.remove(m);
+        }
+        count(before, -1);
+        m.state = state;
+        m.visibleAt = visibleAt;
+        count(state, 1);
+        if (state != Message.State.VISIBLE) {
+            pending.add(m);
+        }
+        delivery.changed(m, before);
+    }
+
+    private void count(Message.State s, int d) {
+        switch (s) {
+            case VISIBLE -> visible += d;
+            case INFLIGHT -> inflight += d;
+            case DELAYED -> delayed += d;
+        }
+    }
+
+    /** Removes a message and its store keys. */
+    void deleteMessage(Message m, StoreBatch b) {
+        remove(m);
+        b.deleteOnceWritten(Keyspace.MESSAGES, Keys.message(id, m.seq));
+        if (m.receiveCount > 0) {
+            b.delete(Keyspace.MESSAGE_STATE, Keys.message(id, m.seq));
+        }
+    }
+
+    /** The next message seq; reserves seqs in blocks in META so restarts never reuse one. */
+    long allocateSeq(StoreBatch b) {
+        long seq = nextSeq++;
+        if (nextSeq > reservedSeq) {
+            reservedSeq = nextSeq + SEQ_BLOCK;
+            b.put(Keyspace.META, Keys.seqReservation(id), Enc.version(1).i64(reservedSeq).done());
+        }
+        return seq;
+    }
+
+    // ---- dedup and attempts ----
+
+    void putDedup(DedupEntry e, StoreBatch b) {
+        DedupEntry old = dedup.put(e.key(), e);
+        if (old != null) {
+            dedupByExpiry.remove(old);
+            b.delete(Keyspace.DEDUP, Keys.dedup(id, e.key()));
+        }
+        dedupByExpiry.add(e);
+        b.put(Keyspace.DEDUP, Keys.dedup(id, e.key()), e.encode());
+    }
+
+    void removeDedup(DedupEntry e, StoreBatch b) {
+        dedup.remove(e.key());
+        dedupByExpiry.remove(e);
+        b.deleteOnceWritten(Keyspace.DEDUP, Keys.dedup(id, e.key()));
+    }
+
+    void putAttempt(AttemptEntry e, StoreBatch b) {
+        removeAttempt(e.attemptId(), b);
+        attempts.put(e.attemptId(), e);
+        attemptsByExpiry.add(e);
+        b.put(Keyspace.DEDUP, Keys.attempt(id, e.attemptId()), e.encode());
+    }
+
+    void removeAttempt(String attemptId, StoreBatch b) {
+        AttemptEntry old = attempts.remove(attemptId);
+        if (old != null) {
+            attemptsByExpiry.remove(old);
+            b.delete(Keyspace.DEDUP, Keys.attempt(id, attemptId));
+        }
+    }
+
+    // ---- timers ----
+
+    /**
+     * Processes everything due at {@code now}: retention expiry (with store deletes), delay and
+     * visibility expiry (memory only: the persisted visibleAt already says so), dedup and attempt
+     * expiry. Returns true when messages became visible.
+     */
+    boolean advance(long now, StoreBatch b) {
+        long retentionMs = settings.retentionMillis();
+        while (!retention.isEmpty() && retention.first().sentAt + retentionMs <= now) {
+            deleteMessage(retention.first(), b);
+        }
+        boolean becameVisible = false;
+        while (!pending.isEmpty() && pending.first().visibleAt <= now) {
+            transition(pending.first(), Message.State.VISIBLE, 0);
+            becameVisible = true;
+        }
+        while (!dedupByExpiry.isEmpty() && dedupByExpiry.first().expiresAt() <= now) {
+            removeDedup(dedupByExpiry.first(), b);
+        }
+        while (!attemptsByExpiry.isEmpty() && attemptsByExpiry.first().expiresAt() <= now) {
+            removeAttempt(attemptsByExpiry.first().attemptId(), b);
+        }
+        return becameVisible;
+    }
+
+    /** The earliest time {@link #advance} has something to do, or Long.MAX_VALUE. */
+    long deadline() {
+        long d = Long.MAX_VALUE;
+        if (!retention.isEmpty()) {
+            d = Math.min(d, retention.first().sentAt + settings.retentionMillis());
+        }
+        if (!pending.isEmpty()) {
+            d = Math.min(d, pending.first().visibleAt);
+        }
+        if (!dedupByExpiry.isEmpty()) {
+            d = Math.min(d, dedupByExpiry.first().expiresAt());
+        }
+        if (!attemptsByExpiry.isEmpty()) {
+            d = Math.min(d, attemptsByExpiry.first().expiresAt());
+        }
+        return d;
+    }
+
+    // ---- persistence of the queue record ----
+
+    byte[] encodeRecord() {
+        Enc e = Enc.version(RECORD_VERSION).str(accountId).str(name).str(region).bool(fifo).i64(createdAt)
+                .i64(lastModifiedAt).i64(lastPurgeAt);
+        settings.encode(e);
+        e.strMap(tags);
+        e.i32(permissions.size());
+        for (PolicyDocument.Statement s : permissions) {
+            e.str(s.label()).strList(s.accountIds()).strList(s.actions());
+        }
+        return e.done();
+    }
+
+    static QueueState decodeRecord(long id, byte[] value) {
+        Dec d = Dec.of(value, RECORD_VERSION, "queue");
+        String account = d.str();
+        String name = d.str();
+        String region = d.str();
+        boolean fifo = d.bool();
+        long created = d.i64();
+        long modified = d.i64();
+        long purged = d.i64();
+        QueueSettings settings = QueueSettings.decode(d);
+        QueueState q = new QueueState(id, account, name, region, fifo, created, settings);
+        q.lastModifiedAt = modified;
+        q.lastPurgeAt = purged;
+        q.tags.putAll(d.strMap());
+        int n = d.i32();
+        for (int i = 0; i < n; i++) {
+            q.permissions.add(new PolicyDocument.Statement(d.str(), d.strList(), d.strList()));
+        }
+        return q;
+    }
+
+    void writeRecord(StoreBatch b) {
+        b.put(Keyspace.QUEUES, Keys.queue(id), encodeRecord());
+    }
+}

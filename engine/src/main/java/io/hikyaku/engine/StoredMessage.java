@@ -1,0 +1,57 @@
+package io.hikyaku.engine;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The immutable part of a message, kept in MESSAGES. The fields the index needs at start-up
+ * (group, sent, available) come first so a rebuild can decode only the head of the value.
+ *
+ * @param sentAt       SentTimestamp (epoch ms), also the base of retention
+ * @param availableAt  first time the message may be received (send time + delay)
+ * @param sourceArn    DeadLetterQueueSourceArn when moved into a DLQ, else null
+ */
+record StoredMessage(String groupId, long sentAt, long availableAt, String messageId, String body,
+                     Map<String, MessageAttribute> attributes, String awsTraceHeader, String deduplicationId,
+                     String senderId, String sequenceNumber, String sourceArn) {
+
+    private static final int VERSION = 1;
+
+    byte[] encode() {
+        Enc e = Enc.version(VERSION, 256 + body.length()).str(groupId).i64(sentAt).i64(availableAt)
+                .str(messageId).str(body).str(awsTraceHeader).str(deduplicationId).str(senderId)
+                .str(sequenceNumber).str(sourceArn);
+        Map<String, MessageAttribute> attrs = attributes == null ? Map.of() : attributes;
+        e.i32(attrs.size());
+        attrs.forEach((name, a) -> e.str(name).str(a.dataType()).str(a.stringValue()).bytes(a.binaryValue()));
+        return e.done();
+    }
+
+    static StoredMessage decode(byte[] value) {
+        Dec d = Dec.of(value, VERSION, "message");
+        String group = d.str();
+        long sent = d.i64();
+        long available = d.i64();
+        String id = d.str();
+        String body = d.str();
+        String trace = d.str();
+        String dedup = d.str();
+        String sender = d.str();
+        String seqNo = d.str();
+        String source = d.str();
+        int n = d.i32();
+        Map<String, MessageAttribute> attrs = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            attrs.put(d.str(), new MessageAttribute(d.str(), d.str(), d.bytes()));
+        }
+        return new StoredMessage(group, sent, available, id, body, attrs, trace, dedup, sender, seqNo, source);
+    }
+
+    /** Decodes only what the in-memory index needs. */
+    static Head decodeHead(byte[] value) {
+        Dec d = Dec.of(value, VERSION, "message");
+        return new Head(d.str(), d.i64(), d.i64());
+    }
+
+    record Head(String groupId, long sentAt, long availableAt) {}
+}

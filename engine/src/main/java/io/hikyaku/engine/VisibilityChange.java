@@ -1,0 +1,4 @@
+package io.hikyaku.engine;
+
+/** One ChangeMessageVisibilityBatch entry. */
+public record VisibilityChange(String receiptHandle, int visibilityTimeout) {}

@@ -1,0 +1,133 @@
+package io.hikyaku.engine;
+
+import static io.hikyaku.engine.EngineFixture.ACCOUNT;
+import static io.hikyaku.engine.EngineFixture.attrs;
+import static io.hikyaku.engine.QueueLifecycleTest.assertError;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DeadLetterTest {
+
+    private final EngineFixture f = new EngineFixture();
+
+    private static String arn(String name) {
+        return "arn:aws:sqs:us-east-1:" + ACCOUNT + ":" + name;
+    }
+
+    private void setRedrive(QueueRef source, String dlqName, int max) {
+        String json = "{\"deadLetterTargetArn\":\"" + arn(dlqName) + "\",\"maxReceiveCount\":\"" + max + "\"}";
+        f.engine.setQueueAttributes(source, new AttributeUpdate(attrs("RedrivePolicy", json),
+                new RedrivePolicy(arn(dlqName), max), null), f.now);
+    }
+
+    @Test
+    void messageMovesToDlqWhenReceiveCountWouldExceedMax() {
+        QueueRef dlq = f.create("dlq");
+        QueueRef src = f.create("src");
+        setRedrive(src, "dlq", 2);
+        assertThat(f.engine.getQueueAttributes(src, List.of("RedrivePolicy"), f.now).get("RedrivePolicy"))
+                .isEqualTo("{\"deadLetterTargetArn\":\"" + arn("dlq") + "\",\"maxReceiveCount\":2}");
+        SendResult sent = f.send(src, "poison");
+        f.advanceSeconds(1);
+        assertThat(f.receive(src, 1, 0)).hasSize(1);
+        assertThat(f.receive(src, 1, 0)).hasSize(1);
+        assertThat(f.receive(src, 1, 0)).isEmpty();
+        assertThat(f.counts(src)).isEqualTo(new QueueCounts(0, 0, 0));
+        assertThat(f.engine.nextDeadline()).isEqualTo(0);
+        assertThat(f.engine.tick(f.now).queuesWithNewVisibleMessages()).contains(dlq);
+        ReceivedMessage m = f.receive(dlq, 1).get(0);
+        assertThat(m.messageId()).isEqualTo(sent.messageId());
+        assertThat(m.deadLetterQueueSourceArn()).isEqualTo(arn("src"));
+        assertThat(m.sentTimestamp()).isEqualTo(EngineFixture.T0);
+        // receives count across queues: two in the source, this one in the DLQ
+        assertThat(m.approximateReceiveCount()).isEqualTo(3);
+        assertThat(m.approximateFirstReceiveTimestamp()).isEqualTo(EngineFixture.T0 + 1000);
+        assertThat(f.engine.listDeadLetterSourceQueues(dlq, null, null).queues()).extracting(QueueInfo::name)
+                .containsExactly("src");
+    }
+
+    @Test
+    void createWithRedrivePolicyIsIdempotentWhateverTheNumberForm() {
+        f.create("dlq");
+        String asString = "{\"maxReceiveCount\":\"3\", \"deadLetterTargetArn\":\"" + arn("dlq") + "\"}";
+        String asNumber = "{\"deadLetterTargetArn\":\"" + arn("dlq") + "\",\"maxReceiveCount\":3}";
+        CreateQueue first = new CreateQueue(ACCOUNT, null, "src", new AttributeUpdate(attrs("RedrivePolicy", asString),
+                new RedrivePolicy(arn("dlq"), 3), null), null, f.now);
+        QueueRef src = f.engine.createQueue(first).value().ref();
+        assertThat(f.engine.getQueueAttributes(src, List.of("RedrivePolicy"), f.now)).containsEntry("RedrivePolicy", asNumber);
+        CreateQueue again = new CreateQueue(ACCOUNT, null, "src", new AttributeUpdate(attrs("RedrivePolicy", asNumber),
+                new RedrivePolicy(arn("dlq"), 3), null), null, f.now);
+        assertThat(f.engine.createQueue(again).value().name()).isEqualTo("src");
+        CreateQueue other = new CreateQueue(ACCOUNT, null, "src", new AttributeUpdate(attrs("RedrivePolicy", asNumber),
+                new RedrivePolicy(arn("dlq"), 4), null), null, f.now);
+        assertError(() -> f.engine.createQueue(other), "QueueNameExists", null);
+    }
+
+    @Test
+    void fifoDlqResetsSentTimestamp() {
+        QueueRef dlq = f.createFifo("dlq.fifo");
+        QueueRef src = f.createFifo("src.fifo");
+        String json = "{\"deadLetterTargetArn\":\"" + arn("dlq.fifo") + "\",\"maxReceiveCount\":1}";
+        f.engine.setQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy", json),
+                new RedrivePolicy(arn("dlq.fifo"), 1), null), f.now);
+        f.sendFifo(src, "a", "G", "1");
+        f.receive(src, 1, 0);
+        f.advanceSeconds(3);
+        assertThat(f.receive(src, 1)).isEmpty();
+        ReceivedMessage m = f.receive(dlq, 1).get(0);
+        assertThat(m.sentTimestamp()).isEqualTo(f.now);
+        assertThat(m.groupId()).isEqualTo("G");
+        assertThat(m.sequenceNumber()).isNotNull();
+    }
+
+    @Test
+    void redrivePolicyIsValidated() {
+        f.create("dlq");
+        f.createFifo("dlq.fifo");
+        QueueRef src = f.create("src");
+        String json = "{}";
+        assertError(() -> f.engine.setQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy", json),
+                new RedrivePolicy(arn("missing"), 3), null), f.now), "InvalidParameterValue",
+                "Value {} for parameter RedrivePolicy is invalid. Reason: Dead letter target does not exist.");
+        assertError(() -> f.engine.setQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy", json),
+                new RedrivePolicy(arn("dlq"), 1001), null), f.now), "InvalidParameterValue", null);
+        assertError(() -> f.engine.setQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy", json),
+                new RedrivePolicy(arn("dlq.fifo"), 3), null), f.now), "InvalidParameterValue", null);
+        setRedrive(src, "dlq", 3);
+        f.engine.setQueueAttributes(src, AttributeUpdate.of(attrs("RedrivePolicy", "")), f.now);
+        assertThat(f.engine.getQueueAttributes(src, List.of("All"), f.now)).doesNotContainKey("RedrivePolicy");
+        assertThat(f.engine.listDeadLetterSourceQueues(EngineFixture.ref("dlq"), null, null).queues()).isEmpty();
+    }
+
+    @Test
+    void redriveAllowPolicyIsHonoured() {
+        QueueRef dlq = f.create("dlq");
+        QueueRef src = f.create("src");
+        f.create("other");
+        String allow = "{\"redrivePermission\":\"byQueue\",\"sourceQueueArns\":[\"" + arn("other") + "\"]}";
+        f.engine.setQueueAttributes(dlq, new AttributeUpdate(attrs("RedriveAllowPolicy", allow), null,
+                new RedriveAllowPolicy("byQueue", List.of(arn("other")))), f.now);
+        assertThat(f.engine.getQueueAttributes(dlq, List.of("RedriveAllowPolicy"), f.now)).containsEntry("RedriveAllowPolicy", allow);
+        assertError(() -> setRedrive(src, "dlq", 3), "InvalidParameterValue", null);
+        setRedrive(EngineFixture.ref("other"), "dlq", 3);
+        f.engine.setQueueAttributes(dlq, new AttributeUpdate(attrs("RedriveAllowPolicy", "{}"), null,
+                new RedriveAllowPolicy("denyAll", null)), f.now);
+        assertError(() -> setRedrive(src, "dlq", 3), "InvalidParameterValue", null);
+        assertError(() -> f.engine.setQueueAttributes(dlq, new AttributeUpdate(attrs("RedriveAllowPolicy", "{}"), null,
+                new RedriveAllowPolicy("byQueue", List.of())), f.now), "InvalidParameterValue", null);
+    }
+
+    @Test
+    void deadLetterSourcesArePaged() {
+        QueueRef dlq = f.create("dlq");
+        for (String n : List.of("s1", "s2", "s3")) {
+            setRedrive(f.create(n), "dlq", 5);
+        }
+        QueuePage p = f.engine.listDeadLetterSourceQueues(dlq, 2, null);
+        assertThat(p.queues()).extracting(QueueInfo::name).containsExactly("s1", "s2");
+        assertThat(f.engine.listDeadLetterSourceQueues(dlq, 2, p.nextToken()).queues()).extracting(QueueInfo::name)
+                .containsExactly("s3");
+    }
+}

@@ -1,0 +1,93 @@
+package io.hikyaku.engine;
+
+import io.hikyaku.engine.store.MemoryStore;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A fresh engine over a MemoryStore with a hand-advanced clock. */
+class EngineFixture {
+
+    static final String ACCOUNT = "123456789012";
+    static final long T0 = 1_700_000_000_000L;
+
+    final MemoryStore store = new MemoryStore();
+    QueueEngine engine = new QueueEngine(store, "us-east-1");
+    long now = T0;
+    private int ids;
+    private long nonce = 7;
+
+    void advance(long millis) {
+        now += millis;
+    }
+
+    void advanceSeconds(long s) {
+        now += s * 1000;
+    }
+
+    /** A new engine over the same store (a restart). */
+    void restart() {
+        engine = new QueueEngine(store, "us-east-1");
+    }
+
+    static QueueRef ref(String name) {
+        return new QueueRef(ACCOUNT, name);
+    }
+
+    static Map<String, String> attrs(String... kv) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    QueueRef create(String name, String... kv) {
+        return engine.createQueue(new CreateQueue(ACCOUNT, null, name, AttributeUpdate.of(attrs(kv)), null, now))
+                .value().ref();
+    }
+
+    QueueRef createFifo(String name, String... kv) {
+        String[] all = new String[kv.length + 2];
+        all[0] = "FifoQueue";
+        all[1] = "true";
+        System.arraycopy(kv, 0, all, 2, kv.length);
+        return create(name, all);
+    }
+
+    String nextId() {
+        return "00000000-0000-0000-0000-" + String.format("%012d", ++ids);
+    }
+
+    SendResult send(QueueRef q, String body) {
+        return engine.sendMessage(q, message(body, null, null), now).value();
+    }
+
+    SendResult sendFifo(QueueRef q, String body, String group, String dedup) {
+        return engine.sendMessage(q, message(body, group, dedup), now).value();
+    }
+
+    SendMessage message(String body, String group, String dedup) {
+        return new SendMessage(body, null, null, null, group, dedup, ACCOUNT, nextId());
+    }
+
+    List<ReceivedMessage> receive(QueueRef q, int max) {
+        return engine.receiveMessages(q, new ReceiveMessages(max, null, null, ++nonce, now)).value();
+    }
+
+    List<ReceivedMessage> receive(QueueRef q, int max, int visibility) {
+        return engine.receiveMessages(q, new ReceiveMessages(max, visibility, null, ++nonce, now)).value();
+    }
+
+    List<String> bodies(List<ReceivedMessage> ms) {
+        return ms.stream().map(ReceivedMessage::body).toList();
+    }
+
+    void delete(QueueRef q, ReceivedMessage m) {
+        engine.deleteMessage(q, m.receiptHandle(), now);
+    }
+
+    QueueCounts counts(QueueRef q) {
+        return engine.counts(q, now);
+    }
+}

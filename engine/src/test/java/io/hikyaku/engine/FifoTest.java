@@ -1,0 +1,149 @@
+package io.hikyaku.engine;
+
+import static io.hikyaku.engine.QueueLifecycleTest.assertError;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigInteger;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FifoTest {
+
+    private final EngineFixture f = new EngineFixture();
+
+    @Test
+    void groupsAreDeliveredInOrderAndLockedWhileInFlight() {
+        QueueRef q = f.createFifo("q.fifo");
+        f.sendFifo(q, "a1", "A", "1");
+        f.sendFifo(q, "b1", "B", "2");
+        f.sendFifo(q, "a2", "A", "3");
+        f.sendFifo(q, "a3", "A", "4");
+        f.sendFifo(q, "b2", "B", "5");
+        List<ReceivedMessage> first = f.receive(q, 2);
+        assertThat(f.bodies(first)).containsExactly("a1", "a2");
+        List<ReceivedMessage> second = f.receive(q, 10);
+        assertThat(f.bodies(second)).containsExactly("b1", "b2");
+        assertThat(f.receive(q, 10)).isEmpty();
+        f.delete(q, first.get(0));
+        assertThat(f.receive(q, 10)).isEmpty();
+        f.delete(q, first.get(1));
+        assertThat(f.bodies(f.receive(q, 10))).containsExactly("a3");
+    }
+
+    @Test
+    void expiredVisibilityRedeliversTheSameGroupInOrder() {
+        QueueRef q = f.createFifo("q.fifo", "VisibilityTimeout", "5");
+        f.sendFifo(q, "a1", "A", "1");
+        f.sendFifo(q, "a2", "A", "2");
+        ReceivedMessage m = f.receive(q, 1).get(0);
+        assertThat(m.body()).isEqualTo("a1");
+        assertThat(m.groupId()).isEqualTo("A");
+        assertThat(m.deduplicationId()).isEqualTo("1");
+        f.advanceSeconds(5);
+        assertThat(f.bodies(f.receive(q, 10))).containsExactly("a1", "a2");
+        assertError(() -> f.delete(q, m), "InvalidParameterValue",
+                "Value " + m.receiptHandle() + " for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired.");
+    }
+
+    @Test
+    void sequenceNumbersAreLargeAndIncreasing() {
+        QueueRef q = f.createFifo("q.fifo");
+        String s1 = f.sendFifo(q, "a", "A", "1").sequenceNumber();
+        String s2 = f.sendFifo(q, "b", "B", "2").sequenceNumber();
+        assertThat(s1).hasSize(20);
+        assertThat(new BigInteger(s2)).isGreaterThan(new BigInteger(s1));
+        assertThat(f.receive(q, 1).get(0).sequenceNumber()).isEqualTo(s1);
+    }
+
+    @Test
+    void deduplicationWindowIsFiveMinutes() {
+        QueueRef q = f.createFifo("q.fifo");
+        SendResult first = f.sendFifo(q, "a", "A", "d");
+        f.advance(299_999);
+        SendResult dup = f.sendFifo(q, "other body", "B", "d");
+        assertThat(dup).isEqualTo(first);
+        assertThat(f.counts(q).visible()).isEqualTo(1);
+        f.advance(1);
+        SendResult fresh = f.sendFifo(q, "a", "A", "d");
+        assertThat(fresh.messageId()).isNotEqualTo(first.messageId());
+        assertThat(f.counts(q).visible()).isEqualTo(2);
+    }
+
+    @Test
+    void contentBasedDeduplicationUsesBodyHash() {
+        QueueRef q = f.createFifo("q.fifo", "ContentBasedDeduplication", "true");
+        SendResult a = f.sendFifo(q, "same", "A", null);
+        assertThat(f.sendFifo(q, "same", "B", null)).isEqualTo(a);
+        assertThat(f.sendFifo(q, "different", "A", null)).isNotEqualTo(a);
+        assertThat(f.receive(q, 1).get(0).deduplicationId())
+                .isEqualTo("0967115f2813a3541eaef77de9d9d5773f1c0c04314b0bbfe4ff3b3b1c55b5d5");
+    }
+
+    @Test
+    void messageGroupScopeDeduplicatesPerGroup() {
+        QueueRef q = f.createFifo("q.fifo", "DeduplicationScope", "messageGroup", "FifoThroughputLimit", "perMessageGroupId");
+        SendResult a = f.sendFifo(q, "x", "A", "d");
+        assertThat(f.sendFifo(q, "x", "B", "d")).isNotEqualTo(a);
+        assertThat(f.sendFifo(q, "x", "A", "d")).isEqualTo(a);
+        assertError(() -> f.createFifo("bad.fifo", "FifoThroughputLimit", "perMessageGroupId"), "InvalidAttributeValue", null);
+    }
+
+    @Test
+    void fifoSendRules() {
+        QueueRef q = f.createFifo("q.fifo", "DelaySeconds", "2");
+        assertError(() -> f.sendFifo(q, "a", null, "1"), "MissingRequiredParameterException",
+                "The request must contain the parameter MessageGroupId.");
+        assertError(() -> f.sendFifo(q, "a", "A", null), "InvalidParameterValue",
+                "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly");
+        assertError(() -> f.engine.sendMessage(q, new SendMessage("a", null, null, 2, "A", "1", "s", f.nextId()), f.now),
+                "InvalidParameterValue",
+                "Value 2 for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.");
+        f.engine.sendMessage(q, new SendMessage("a", null, null, 0, "A", "1", "s", f.nextId()), f.now);
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(0, 0, 1));
+        f.advanceSeconds(2);
+        assertThat(f.receive(q, 1)).hasSize(1);
+        assertError(() -> f.engine.sendMessageBatch(q, List.of(f.message("a", null, "9")), f.now), "InvalidParameterValue",
+                "The request must contain the parameter MessageGroupId.");
+        assertError(() -> f.engine.sendMessageBatch(q, List.of(f.message("a", "A", null)), f.now), "InvalidParameterValue",
+                "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly");
+    }
+
+    @Test
+    void receiveRequestAttemptIdReturnsTheSameMessagesAndHandles() {
+        QueueRef q = f.createFifo("q.fifo");
+        f.sendFifo(q, "a1", "A", "1");
+        f.sendFifo(q, "a2", "A", "2");
+        f.sendFifo(q, "b1", "B", "3");
+        List<ReceivedMessage> first = f.engine.receiveMessages(q, new ReceiveMessages(2, null, "att", 11, f.now)).value();
+        f.advanceSeconds(10);
+        List<ReceivedMessage> retry = f.engine.receiveMessages(q, new ReceiveMessages(2, null, "att", 12, f.now)).value();
+        assertThat(retry).extracting(ReceivedMessage::receiptHandle)
+                .containsExactlyElementsOf(first.stream().map(ReceivedMessage::receiptHandle).toList());
+        // the retry reset the visibility timeout: still in flight 30 s after the retry - 1 ms
+        f.advance(29_999);
+        assertThat(f.counts(q).notVisible()).isEqualTo(2);
+        // after a delete the attempt id no longer replays
+        f.delete(q, first.get(0));
+        List<ReceivedMessage> other = f.engine.receiveMessages(q, new ReceiveMessages(2, null, "att", 13, f.now)).value();
+        assertThat(f.bodies(other)).containsExactly("b1");
+    }
+
+    @Test
+    void attemptIdExpiresAfterFiveMinutes() {
+        QueueRef q = f.createFifo("q.fifo", "VisibilityTimeout", "600");
+        f.sendFifo(q, "a1", "A", "1");
+        f.sendFifo(q, "b1", "B", "2");
+        f.engine.receiveMessages(q, new ReceiveMessages(1, null, "att", 11, f.now));
+        f.advance(300_000);
+        List<ReceivedMessage> later = f.engine.receiveMessages(q, new ReceiveMessages(1, null, "att", 12, f.now)).value();
+        assertThat(f.bodies(later)).containsExactly("b1");
+    }
+
+    @Test
+    void purgeClearsDeduplication() {
+        QueueRef q = f.createFifo("q.fifo");
+        SendResult a = f.sendFifo(q, "a", "A", "d");
+        f.engine.purgeQueue(q, f.now);
+        assertThat(f.sendFifo(q, "a", "A", "d").messageId()).isNotEqualTo(a.messageId());
+    }
+}

@@ -1,0 +1,125 @@
+package io.hikyaku.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Random operation sequences (seeded, so reproducible) against standard, fair and FIFO queues:
+ * after every step the O(1) counters must match a recount of message states, FIFO order must hold
+ * per group, and a restart must rebuild the same message states.
+ */
+class RandomizedConsistencyTest {
+
+    private final EngineFixture f = new EngineFixture();
+
+    @Test
+    void countersOrderAndRebuildStayConsistent() {
+        Random random = new Random(42);
+        QueueRef dlq = f.create("dlq");
+        QueueRef std = f.create("std", "VisibilityTimeout", "3", "MessageRetentionPeriod", "120");
+        f.engine.setQueueAttributes(std, new AttributeUpdate(Map.of("RedrivePolicy", "{}"),
+                new RedrivePolicy("arn:aws:sqs:us-east-1:" + EngineFixture.ACCOUNT + ":dlq", 4), null), f.now);
+        QueueRef fifo = f.createFifo("f.fifo", "VisibilityTimeout", "2", "ContentBasedDeduplication", "true");
+        List<QueueRef> all = List.of(std, fifo, dlq);
+        Map<QueueRef, List<ReceivedMessage>> held = new TreeMap<>((a, b) -> a.name().compareTo(b.name()));
+        all.forEach(q -> held.put(q, new ArrayList<>()));
+        int counter = 0;
+        for (int step = 0; step < 4000; step++) {
+            QueueRef q = all.get(random.nextInt(all.size()));
+            int op = random.nextInt(10);
+            if (op < 4 && q != dlq) {
+                String group = random.nextInt(3) == 0 && q == std ? null : "g" + random.nextInt(4);
+                Integer delay = q == std && random.nextBoolean() ? random.nextInt(3) : null;
+                f.engine.sendMessage(q, new SendMessage(Integer.toString(++counter), null, null, delay, group, null,
+                        "s", f.nextId()), f.now);
+            } else if (op < 7) {
+                QueueState state = f.engine.queues.require(q);
+                f.engine.counts(q, f.now);
+                java.util.Set<String> lockedGroups = new java.util.HashSet<>();
+                state.messages.values().stream().filter(m -> m.state == Message.State.INFLIGHT)
+                        .forEach(m -> lockedGroups.add(m.groupId));
+                List<ReceivedMessage> got = f.receive(q, 1 + random.nextInt(10));
+                if (q == fifo) {
+                    java.util.Set<String> bodies = new java.util.HashSet<>(f.bodies(got));
+                    for (ReceivedMessage m : got) {
+                        assertThat(lockedGroups).doesNotContain(m.groupId());
+                        long seq = ReceiptHandle.decode(m.receiptHandle()).seq();
+                        // every older message of the group still present came in this same receive
+                        for (Message other : state.messages.values()) {
+                            if (m.groupId().equals(other.groupId) && other.seq < seq) {
+                                assertThat(other.state).isEqualTo(Message.State.INFLIGHT);
+                                assertThat(other.nonce).isEqualTo(ReceiptHandle.decode(m.receiptHandle()).nonce());
+                            }
+                        }
+                        assertThat(bodies).contains(m.body());
+                    }
+                }
+                held.get(q).addAll(got);
+            } else if (op < 8 && !held.get(q).isEmpty()) {
+                ReceivedMessage m = held.get(q).remove(random.nextInt(held.get(q).size()));
+                try {
+                    f.engine.deleteMessage(q, m.receiptHandle(), f.now);
+                } catch (EngineException e) {
+                    assertThat(e.getMessage()).contains("The receipt handle has expired.");
+                }
+            } else if (op < 9 && !held.get(q).isEmpty()) {
+                ReceivedMessage m = held.get(q).get(random.nextInt(held.get(q).size()));
+                try {
+                    f.engine.changeMessageVisibility(q, m.receiptHandle(), random.nextInt(4), f.now);
+                } catch (EngineException e) {
+                    assertThat(e.errorType()).isIn("MessageNotInflight", "InvalidParameterValue");
+                }
+            } else {
+                f.advance(random.nextInt(1500));
+                if (random.nextBoolean()) {
+                    f.engine.tick(f.now);
+                }
+            }
+            for (QueueRef each : all) {
+                assertConsistent(f.engine.queues.require(each));
+            }
+        }
+        Map<QueueRef, Map<Long, String>> before = new java.util.HashMap<>();
+        for (QueueRef each : all) {
+            f.engine.counts(each, f.now);
+            before.put(each, snapshot(f.engine.queues.require(each)));
+        }
+        f.restart();
+        for (QueueRef each : all) {
+            f.engine.counts(each, f.now);
+            QueueState q = f.engine.queues.require(each);
+            assertConsistent(q);
+            assertThat(snapshot(q)).isEqualTo(before.get(each));
+        }
+    }
+
+    private static Map<Long, String> snapshot(QueueState q) {
+        Map<Long, String> s = new TreeMap<>();
+        q.messages.values().forEach(m -> s.put(m.seq, m.state + "/" + m.receiveCount + "/"
+                + (m.state == Message.State.VISIBLE ? 0 : m.visibleAt)));
+        return s;
+    }
+
+    private static void assertConsistent(QueueState q) {
+        int visible = 0;
+        int inflight = 0;
+        int delayed = 0;
+        for (Message m : q.messages.values()) {
+            switch (m.state) {
+                case VISIBLE -> visible++;
+                case INFLIGHT -> inflight++;
+                case DELAYED -> delayed++;
+            }
+        }
+        assertThat(new int[] {q.visible, q.inflight, q.delayed}).containsExactly(visible, inflight, delayed);
+        assertThat(q.pending).hasSize(inflight + delayed);
+        assertThat(q.retention).hasSize(q.messages.size());
+        assertThat(q.delivery.hasDeliverable()).isEqualTo(q.fifo ? q.fifoDelivery().candidates(1).size() == 1 : visible > 0);
+    }
+}

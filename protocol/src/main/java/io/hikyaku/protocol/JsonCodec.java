@@ -1,0 +1,73 @@
+package io.hikyaku.protocol;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/** Shared strict JSON reading and safe writing for both protocols. */
+final class JsonCodec {
+
+    /** Deeper input than this is refused: SQS shapes nest at most 5 levels. */
+    static final int MAX_DEPTH = 64;
+
+    static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(MAX_DEPTH)
+                    .maxNumberLength(1000)
+                    .build())
+            .build())
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private JsonCodec() {}
+
+    /**
+     * Parses a JSON 1.0 request body. An empty (or blank) body is the empty input {@code {}};
+     * anything that is not strict UTF-8 holding one JSON object is a SerializationException.
+     */
+    static ObjectNode parseObject(byte[] body) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(body))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw serialization("The request body is not valid UTF-8.");
+        }
+        if (text.isBlank()) {
+            return MAPPER.createObjectNode();
+        }
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(text);
+        } catch (Exception e) { // any parse or limit failure is the client's: never a 500
+            throw serialization("The request body is not a valid JSON document.");
+        }
+        if (node == null || !node.isObject()) {
+            throw serialization("The request body must be a JSON object.");
+        }
+        return (ObjectNode) node;
+    }
+
+    /** UTF-8 bytes of {@code node}; lone surrogates (only ever echoed from input) become '?'. */
+    static byte[] write(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsString(node).getBytes(StandardCharsets.UTF_8);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot write JSON", e);
+        }
+    }
+
+    private static ApiException serialization(String message) {
+        return new ApiException("SerializationException", message);
+    }
+}

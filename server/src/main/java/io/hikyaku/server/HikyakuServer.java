@@ -1,0 +1,170 @@
+package io.hikyaku.server;
+
+import io.hikyaku.api.SqsService;
+import io.hikyaku.api.SqsServices;
+import io.hikyaku.engine.store.Store;
+import io.hikyaku.protocol.ProtocolCodec;
+import io.hikyaku.server.http.CallContextFactory;
+import io.hikyaku.server.http.Codecs;
+import io.hikyaku.server.http.HttpChannelInitializer;
+import io.hikyaku.server.http.RequestDispatcher;
+import io.hikyaku.server.http.ServerState;
+import io.hikyaku.server.storage.StoreOpener;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running SQS-compatible server: a Netty HTTP/1.1 listener in front of an {@link SqsService}.
+ * Closing it stops accepting, lets in-flight requests finish (up to a grace period), then closes the
+ * service (which closes the store) and the connections.
+ */
+public final class HikyakuServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HikyakuServer.class);
+    /** How long close() waits for in-flight requests; long polls longer than this are cut short. */
+    private static final long SHUTDOWN_GRACE_MILLIS = 5_000;
+
+    private final ServerConfig config;
+    private final SqsService service;
+    private final ServerState state = new ServerState();
+    private final EventLoopGroup acceptor;
+    private final EventLoopGroup workers;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private Channel listener;
+    private volatile int port;
+
+    private HikyakuServer(ServerConfig config, SqsService service) {
+        this.config = config;
+        this.service = service;
+        this.acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("hikyaku-accept", true),
+                NioIoHandler.newFactory());
+        this.workers = new MultiThreadIoEventLoopGroup(ioThreads(), new DefaultThreadFactory("hikyaku-io", true),
+                NioIoHandler.newFactory());
+    }
+
+    /** Opens the configured store, builds the service and starts serving. */
+    public static HikyakuServer start(ServerConfig config) {
+        Store store = StoreOpener.open(config);
+        SqsService service;
+        try {
+            service = SqsServices.create(store, config.clock());
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        return start(config, Codecs.standard(), service);
+    }
+
+    /** Starts serving {@code service} (which the server then owns and closes) through {@code codec}. */
+    public static HikyakuServer start(ServerConfig config, ProtocolCodec codec, SqsService service) {
+        HikyakuServer server = new HikyakuServer(config, service);
+        try {
+            server.bind(codec);
+            new QueueBootstrap(service, config.accountId(), config.region(), server.defaultBaseUrl())
+                    .createAll(config.queues());
+            return server;
+        } catch (RuntimeException | Error e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    private void bind(ProtocolCodec codec) {
+        CallContextFactory contexts = new CallContextFactory(config.accountId(), config.region(),
+                config.advertisedUrl(), config.host(), this::port);
+        RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving);
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(acceptor, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new HttpChannelInitializer(dispatcher, state, config.clock(), config.maxBodyBytes()));
+        try {
+            listener = bootstrap.bind(new InetSocketAddress(config.host(), config.port())).sync().channel();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
+        }
+        port = ((InetSocketAddress) listener.localAddress()).getPort();
+    }
+
+    /** The port actually bound (useful with port 0). */
+    public int port() {
+        return port;
+    }
+
+    /** Where clients reach the server, e.g. {@code http://127.0.0.1:9324}. */
+    public String endpoint() {
+        String host = config.host();
+        if (host.equals("0.0.0.0") || host.equals("::")) {
+            host = "127.0.0.1";
+        } else if (host.contains(":") && !host.startsWith("[")) {
+            host = "[" + host + "]";
+        }
+        return "http://" + host + ":" + port;
+    }
+
+    public ServerConfig config() {
+        return config;
+    }
+
+    private String defaultBaseUrl() {
+        return config.advertisedUrl() != null ? config.advertisedUrl() : endpoint();
+    }
+
+    /** Blocks until {@link #close()} has finished. */
+    public void awaitTermination() throws InterruptedException {
+        terminated.await();
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            state.stopServing();
+            if (listener != null) {
+                listener.close().syncUninterruptibly();
+            }
+            awaitInFlight();
+            try {
+                service.close();
+            } catch (RuntimeException e) {
+                LOG.warn("Closing the service failed", e);
+            }
+            state.channels().close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+            acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        } finally {
+            terminated.countDown();
+        }
+    }
+
+    private void awaitInFlight() {
+        try {
+            if (!state.awaitIdle(SHUTDOWN_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+                LOG.info("Stopping with {} request(s) still in flight", state.inFlight());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Event-loop threads: one per core, at most 4 (the work per request is small; fewer threads, less memory). */
+    private static int ioThreads() {
+        return Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+    }
+}

@@ -1,0 +1,124 @@
+package io.hikyaku.server;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Everything the server needs to start; immutable, changed with the {@code withX} methods.
+ *
+ * @param host          the address to bind (only that one)
+ * @param port          the TCP port; 0 picks a free ephemeral port
+ * @param accountId     the account used when a request names none (12 digits)
+ * @param region        the region written into ARNs
+ * @param advertisedUrl scheme+host+port that returned queue URLs start with; null = from each
+ *                      request's Host header
+ * @param storage       where state lives
+ * @param dataDir       the ROCKSDB data directory
+ * @param durability    the ROCKSDB durability level
+ * @param clock         the only time source of the service
+ * @param queues        queues to create at start (dead-letter queues are created first)
+ * @param maxBodyBytes  largest accepted HTTP request body; larger ones are refused with 413
+ */
+public record ServerConfig(String host, int port, String accountId, String region, String advertisedUrl,
+                           StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
+                           List<QueueDefinition> queues, int maxBodyBytes) {
+
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final int DEFAULT_PORT = 9324;
+    public static final String DEFAULT_ACCOUNT_ID = "000000000000";
+    public static final String DEFAULT_REGION = "us-east-1";
+    public static final Path DEFAULT_DATA_DIR = Path.of("data");
+    /**
+     * 4 MiB. SQS caps a message or a batch at 1 MiB of payload, but the Query protocol
+     * percent-encodes the form body (a byte can become 3) and adds parameter names, and JSON escapes
+     * some characters; 4 MiB admits every valid request with headroom and still bounds memory.
+     */
+    public static final int DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+    public ServerConfig {
+        Objects.requireNonNull(host, "host");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be 0..65535: " + port);
+        }
+        if (accountId == null || !accountId.matches("\\d{12}")) {
+            throw new IllegalArgumentException("account id must be 12 digits: " + accountId);
+        }
+        Objects.requireNonNull(region, "region");
+        if (advertisedUrl != null) {
+            advertisedUrl = stripTrailingSlash(advertisedUrl);
+            if (!advertisedUrl.startsWith("http://") && !advertisedUrl.startsWith("https://")) {
+                throw new IllegalArgumentException("advertised URL must start with http:// or https://: " + advertisedUrl);
+            }
+        }
+        Objects.requireNonNull(storage, "storage");
+        Objects.requireNonNull(dataDir, "dataDir");
+        Objects.requireNonNull(durability, "durability");
+        Objects.requireNonNull(clock, "clock");
+        queues = List.copyOf(queues);
+        if (maxBodyBytes < 1024) {
+            throw new IllegalArgumentException("max body bytes must be at least 1024: " + maxBodyBytes);
+        }
+    }
+
+    /** 127.0.0.1:9324, account 000000000000, us-east-1, RocksDB in ./data with fsync, system clock. */
+    public static ServerConfig defaults() {
+        return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_ACCOUNT_ID, DEFAULT_REGION, null,
+                StorageMode.ROCKSDB, DEFAULT_DATA_DIR, DurabilityMode.FSYNC, Clock.systemUTC(), List.of(),
+                DEFAULT_MAX_BODY_BYTES);
+    }
+
+    public ServerConfig withHost(String value) {
+        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes);
+    }
+
+    public ServerConfig withPort(int value) {
+        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes);
+    }
+
+    public ServerConfig withAccountId(String value) {
+        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes);
+    }
+
+    public ServerConfig withRegion(String value) {
+        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes);
+    }
+
+    /** null means: build queue URLs from each request's Host header. */
+    public ServerConfig withAdvertisedUrl(String value) {
+        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes);
+    }
+
+    public ServerConfig withStorage(StorageMode value) {
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes);
+    }
+
+    public ServerConfig withDataDir(Path value) {
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes);
+    }
+
+    public ServerConfig withDurability(DurabilityMode value) {
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes);
+    }
+
+    public ServerConfig withClock(Clock value) {
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes);
+    }
+
+    public ServerConfig withQueues(List<QueueDefinition> value) {
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes);
+    }
+
+    public ServerConfig withMaxBodyBytes(int value) {
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value);
+    }
+
+    private static String stripTrailingSlash(String url) {
+        String s = url.trim();
+        while (s.endsWith("/")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        return s;
+    }
+}

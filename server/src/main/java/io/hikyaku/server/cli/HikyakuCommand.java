@@ -1,0 +1,31 @@
+package io.hikyaku.server.cli;
+
+import java.io.PrintWriter;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code hikyaku}: the top-level command; does nothing itself but list its subcommands. */
+@Command(name = "hikyaku", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "A self-hostable message queue server that speaks the Amazon SQS API.")
+public final class HikyakuCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The full command line; {@code env} stands for the process environment (tests pass their own). */
+    public static CommandLine commandLine(Map<String, String> env, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new HikyakuCommand());
+        cl.addSubcommand("serve", new ServeCommand(env));
+        cl.addSubcommand("backup", new BackupCommand());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setOut(out);
+        cl.setErr(err);
+        return cl;
+    }
+}

@@ -1,0 +1,27 @@
+package io.hikyaku.server.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
+import picocli.CommandLine;
+
+/** The version Maven wrote into version.properties at build time. */
+public final class Version implements CommandLine.IVersionProvider {
+
+    public static String current() {
+        Properties p = new Properties();
+        try (InputStream in = Version.class.getResourceAsStream("/io/hikyaku/server/version.properties")) {
+            if (in != null) {
+                p.load(in);
+            }
+        } catch (IOException ignored) {
+            // fall through to "unknown"
+        }
+        return p.getProperty("version", "unknown");
+    }
+
+    @Override
+    public String[] getVersion() {
+        return new String[] {"hikyaku " + current()};
+    }
+}

@@ -1,0 +1,179 @@
+package io.hikyaku.server.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hikyaku.server.QueueDefinition;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.representer.Representer;
+
+/**
+ * The YAML config file: a {@code server} section with the same settings as the flags, and the
+ * {@code queues} to create at start. Unknown keys are errors, so a typo does not go unnoticed.
+ *
+ * @param settings the server section
+ * @param queues   queues to create, in file order
+ */
+public record ConfigFile(Settings settings, List<QueueDefinition> queues) {
+
+    public static final ConfigFile EMPTY = new ConfigFile(Settings.NONE, List.of());
+
+    private static final Set<String> TOP_KEYS = Set.of("server", "queues");
+    private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
+            "storage", "dataDir", "durability", "maxBodyBytes");
+    private static final Set<String> QUEUE_KEYS = Set.of("name", "attributes", "tags", "deadLetterQueue", "maxReceiveCount");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public static ConfigFile load(Path file) {
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return parse(reader, file.toString());
+        } catch (IOException e) {
+            throw new ConfigException("cannot read config file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    public static ConfigFile parse(String yaml) {
+        return parse(new StringReader(yaml), "config");
+    }
+
+    private static ConfigFile parse(Reader reader, String source) {
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowDuplicateKeys(false);
+        DumperOptions dumper = new DumperOptions();
+        Yaml yaml = new Yaml(new SafeConstructor(options), new Representer(dumper), dumper, options, new StringScalarResolver());
+        Object root;
+        try {
+            root = yaml.load(reader);
+        } catch (YAMLException e) {
+            throw new ConfigException(source + ": not valid YAML: " + e.getMessage(), e);
+        }
+        if (root == null) {
+            return EMPTY;
+        }
+        Map<String, Object> top = map(source, root);
+        checkKeys(source, top, TOP_KEYS);
+        Settings settings = top.get("server") == null ? Settings.NONE : serverSection(source + ": server", map(source + ": server", top.get("server")));
+        List<QueueDefinition> queues = new ArrayList<>();
+        Object queueList = top.get("queues");
+        if (queueList != null) {
+            if (!(queueList instanceof List<?> list)) {
+                throw new ConfigException(source + ": queues must be a list");
+            }
+            for (int i = 0; i < list.size(); i++) {
+                queues.add(queue(source + ": queues[" + i + "]", map(source + ": queues[" + i + "]", list.get(i))));
+            }
+        }
+        return new ConfigFile(settings, queues);
+    }
+
+    private static Settings serverSection(String source, Map<String, Object> s) {
+        checkKeys(source, s, SERVER_KEYS);
+        String dataDir = text(source, s, "dataDir");
+        return new Settings(
+                text(source, s, "host"),
+                SettingValues.port(source + ".port", text(source, s, "port")),
+                SettingValues.accountId(source + ".accountId", text(source, s, "accountId")),
+                text(source, s, "region"),
+                text(source, s, "advertisedUrl"),
+                SettingValues.storage(source + ".storage", text(source, s, "storage")),
+                dataDir == null ? null : Path.of(dataDir),
+                SettingValues.durability(source + ".durability", text(source, s, "durability")),
+                SettingValues.integer(source + ".maxBodyBytes", text(source, s, "maxBodyBytes")));
+    }
+
+    private static QueueDefinition queue(String source, Map<String, Object> q) {
+        checkKeys(source, q, QUEUE_KEYS);
+        String name = text(source, q, "name");
+        if (name == null || name.isBlank()) {
+            throw new ConfigException(source + ": a queue needs a name");
+        }
+        try {
+            return new QueueDefinition(name, attributes(source + ".attributes", q.get("attributes")),
+                    stringMap(source + ".tags", q.get("tags")), text(source, q, "deadLetterQueue"),
+                    SettingValues.integer(source + ".maxReceiveCount", text(source, q, "maxReceiveCount")));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(source + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Attribute values are text; a nested map or list (e.g. a Policy) is written as JSON text. */
+    private static Map<String, String> attributes(String source, Object value) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (value == null) {
+            return out;
+        }
+        for (Map.Entry<String, Object> e : map(source, value).entrySet()) {
+            Object v = e.getValue();
+            if (v instanceof Map<?, ?> || v instanceof List<?>) {
+                try {
+                    out.put(e.getKey(), JSON.writeValueAsString(v));
+                } catch (JsonProcessingException ex) {
+                    throw new ConfigException(source + "." + e.getKey() + ": cannot write as JSON", ex);
+                }
+            } else {
+                out.put(e.getKey(), v == null ? "" : v.toString());
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, String> stringMap(String source, Object value) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (value == null) {
+            return out;
+        }
+        for (Map.Entry<String, Object> e : map(source, value).entrySet()) {
+            if (e.getValue() instanceof Map<?, ?> || e.getValue() instanceof List<?>) {
+                throw new ConfigException(source + "." + e.getKey() + ": must be text");
+            }
+            out.put(e.getKey(), e.getValue() == null ? "" : e.getValue().toString());
+        }
+        return out;
+    }
+
+    private static String text(String source, Map<String, Object> m, String key) {
+        Object v = m.get(key);
+        if (v == null) {
+            return null;
+        }
+        if (v instanceof Map<?, ?> || v instanceof List<?>) {
+            throw new ConfigException(source + "." + key + ": must be a single value");
+        }
+        return v.toString();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(String source, Object value) {
+        if (!(value instanceof Map<?, ?> m)) {
+            throw new ConfigException(source + ": must be a mapping of keys to values");
+        }
+        for (Object k : m.keySet()) {
+            if (!(k instanceof String)) {
+                throw new ConfigException(source + ": keys must be text, got " + k);
+            }
+        }
+        return (Map<String, Object>) m;
+    }
+
+    private static void checkKeys(String source, Map<String, Object> m, Set<String> allowed) {
+        for (String key : m.keySet()) {
+            if (!allowed.contains(key)) {
+                throw new ConfigException(source + ": unknown key '" + key + "' (expected one of " + new java.util.TreeSet<>(allowed) + ")");
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.hikyaku.server.config;
+
+import io.hikyaku.server.DurabilityMode;
+import io.hikyaku.server.StorageMode;
+import java.util.Locale;
+
+/** Parses setting values written as text (file, environment), with messages that name the setting. */
+final class SettingValues {
+
+    private SettingValues() {}
+
+    static Integer port(String source, String text) {
+        Integer value = integer(source, text);
+        if (value != null && (value < 0 || value > 65535)) {
+            throw new ConfigException(source + ": port must be 0..65535, got " + text);
+        }
+        return value;
+    }
+
+    static Integer integer(String source, String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(text.trim());
+        } catch (NumberFormatException e) {
+            throw new ConfigException(source + ": not a whole number: " + text);
+        }
+    }
+
+    static String accountId(String source, String text) {
+        if (text != null && !text.trim().matches("\\d{12}")) {
+            throw new ConfigException(source + ": account id must be 12 digits, got " + text);
+        }
+        return text == null ? null : text.trim();
+    }
+
+    static StorageMode storage(String source, String text) {
+        if (text == null) {
+            return null;
+        }
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "rocksdb" -> StorageMode.ROCKSDB;
+            case "memory" -> StorageMode.MEMORY;
+            default -> throw new ConfigException(source + ": storage must be rocksdb or memory, got " + text);
+        };
+    }
+
+    static DurabilityMode durability(String source, String text) {
+        if (text == null) {
+            return null;
+        }
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "fsync" -> DurabilityMode.FSYNC;
+            case "batch" -> DurabilityMode.BATCH;
+            case "none" -> DurabilityMode.NONE;
+            default -> throw new ConfigException(source + ": durability must be fsync, batch or none, got " + text);
+        };
+    }
+}

@@ -1,0 +1,31 @@
+package io.hikyaku.server.config;
+
+import io.hikyaku.server.DurabilityMode;
+import io.hikyaku.server.ServerConfig;
+import io.hikyaku.server.StorageMode;
+import java.nio.file.Path;
+
+/**
+ * Server settings from one source (config file, environment or flags); null = not given there.
+ * Sources are layered with {@link #applyTo}: defaults &lt; file &lt; environment &lt; flags.
+ */
+public record Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
+                       StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes) {
+
+    public static final Settings NONE = new Settings(null, null, null, null, null, null, null, null, null);
+
+    /** {@code base} with every setting given here replacing base's. */
+    public ServerConfig applyTo(ServerConfig base) {
+        ServerConfig c = base;
+        if (host != null) c = c.withHost(host);
+        if (port != null) c = c.withPort(port);
+        if (accountId != null) c = c.withAccountId(accountId);
+        if (region != null) c = c.withRegion(region);
+        if (advertisedUrl != null) c = c.withAdvertisedUrl(advertisedUrl.isBlank() ? null : advertisedUrl);
+        if (storage != null) c = c.withStorage(storage);
+        if (dataDir != null) c = c.withDataDir(dataDir);
+        if (durability != null) c = c.withDurability(durability);
+        if (maxBodyBytes != null) c = c.withMaxBodyBytes(maxBodyBytes);
+        return c;
+    }
+}

@@ -1,0 +1,43 @@
+package io.hikyaku.server.http;
+
+import io.hikyaku.protocol.HttpRequestData;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/** Copies a Netty request into the library-free {@link HttpRequestData}. */
+final class RequestConverter {
+
+    private RequestConverter() {}
+
+    /** @throws IllegalArgumentException for a request target that cannot be decoded */
+    static HttpRequestData convert(FullHttpRequest request) {
+        String target = request.uri();
+        String rawPath;
+        String rawQuery;
+        if (target.startsWith("http://") || target.startsWith("https://")) {
+            URI uri = URI.create(target); // absolute-form, as sent through proxies
+            rawPath = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+            rawQuery = uri.getRawQuery() == null ? "" : uri.getRawQuery();
+        } else {
+            int q = target.indexOf('?');
+            rawPath = q < 0 ? target : target.substring(0, q);
+            rawQuery = q < 0 ? "" : target.substring(q + 1);
+        }
+        if (!rawPath.startsWith("/")) {
+            throw new IllegalArgumentException("request target must start with '/': " + target);
+        }
+        // decodeComponent leaves '+' alone in paths only when told it is not a query part; paths keep '+'.
+        String path = QueryStringDecoder.decodeComponent(rawPath.replace("+", "%2B"));
+        Map<String, String> headers = new HashMap<>();
+        for (Map.Entry<String, String> h : request.headers()) {
+            headers.put(h.getKey().toLowerCase(Locale.ROOT), h.getValue());
+        }
+        byte[] body = ByteBufUtil.getBytes(request.content());
+        return new HttpRequestData(request.method().name(), path, rawQuery, headers, body);
+    }
+}

@@ -1,0 +1,130 @@
+package io.hikyaku.server.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.api.CallContext;
+import io.hikyaku.api.SqsService;
+import io.hikyaku.protocol.ApiException;
+import io.hikyaku.protocol.ApiRequest;
+import io.hikyaku.protocol.HttpRequestData;
+import io.hikyaku.protocol.HttpResponseData;
+import io.hikyaku.protocol.ProtocolCodec;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Routes one HTTP request: /health, otherwise decode, invoke the service, encode. Free of Netty so
+ * it can be tested alone. Never fails: every problem becomes an HTTP response.
+ */
+public final class RequestDispatcher {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RequestDispatcher.class);
+    private static final Map<String, String> JSON = Map.of("content-type", "application/json");
+
+    private final ProtocolCodec codec;
+    private final SqsService service;
+    private final CallContextFactory contexts;
+    private final BooleanSupplier serving;
+
+    public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving) {
+        this.codec = codec;
+        this.service = service;
+        this.contexts = contexts;
+        this.serving = serving;
+    }
+
+    /**
+     * @param encoder where results are encoded (the connection's event loop, so service threads
+     *                only hand over)
+     */
+    public InFlight dispatch(HttpRequestData raw, String requestId, Executor encoder) {
+        if (isHealthCheck(raw)) {
+            return new InFlight(CompletableFuture.completedFuture(health()), null);
+        }
+        ApiRequest decoded;
+        try {
+            decoded = codec.decode(raw);
+        } catch (ApiException e) {
+            return done(safeError(raw, null, e, requestId));
+        } catch (RuntimeException e) {
+            return done(internalError(raw, null, e, requestId));
+        }
+        CompletableFuture<ObjectNode> call;
+        try {
+            CallContext context = contexts.create(raw, requestId);
+            call = service.invoke(context, decoded);
+            if (call == null) {
+                throw new IllegalStateException("service returned no future for " + decoded.action());
+            }
+        } catch (ApiException e) {
+            return done(safeError(raw, decoded, e, requestId));
+        } catch (RuntimeException e) {
+            return done(internalError(raw, decoded, e, requestId));
+        }
+        CompletableFuture<HttpResponseData> response =
+                call.handleAsync((result, failure) -> encode(raw, decoded, result, failure, requestId), encoder);
+        return new InFlight(response, call);
+    }
+
+    private HttpResponseData encode(HttpRequestData raw, ApiRequest decoded, ObjectNode result, Throwable failure, String requestId) {
+        if (failure == null) {
+            try {
+                return codec.encodeResult(decoded, result, requestId);
+            } catch (RuntimeException e) {
+                return internalError(raw, decoded, e, requestId);
+            }
+        }
+        Throwable cause = unwrap(failure);
+        if (cause instanceof ApiException api) {
+            return safeError(raw, decoded, api, requestId);
+        }
+        return internalError(raw, decoded, cause, requestId);
+    }
+
+    private HttpResponseData internalError(HttpRequestData raw, ApiRequest decoded, Throwable cause, String requestId) {
+        if (!(cause instanceof CancellationException)) {
+            LOG.error("Request {} ({}) failed unexpectedly", requestId, decoded == null ? raw.path() : decoded.action(), cause);
+        }
+        return safeError(raw, decoded, new ApiException("InternalError", "We encountered an internal error. Please try again."), requestId);
+    }
+
+    /** Encodes an error; if the codec itself fails, a bare 500 still goes out. */
+    private HttpResponseData safeError(HttpRequestData raw, ApiRequest decoded, ApiException error, String requestId) {
+        try {
+            return codec.encodeError(raw, decoded, error, requestId);
+        } catch (RuntimeException e) {
+            LOG.error("Request {}: could not encode error {}", requestId, error.errorType(), e);
+            return new HttpResponseData(500, JSON,
+                    "{\"__type\":\"InternalError\",\"message\":\"internal error\"}".getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private HttpResponseData health() {
+        boolean up = serving.getAsBoolean();
+        String body = up ? "{\"status\":\"ok\"}" : "{\"status\":\"stopping\"}";
+        return new HttpResponseData(up ? 200 : 503, JSON, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static boolean isHealthCheck(HttpRequestData raw) {
+        return raw.path().equals("/health") && (raw.method().equals("GET") || raw.method().equals("HEAD"));
+    }
+
+    private static InFlight done(HttpResponseData response) {
+        return new InFlight(CompletableFuture.completedFuture(response), null);
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        Throwable cur = t;
+        while ((cur instanceof CompletionException || cur instanceof ExecutionException) && cur.getCause() != null) {
+            cur = cur.getCause();
+        }
+        return cur;
+    }
+}

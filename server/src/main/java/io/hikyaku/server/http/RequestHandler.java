@@ -1,0 +1,201 @@
+package io.hikyaku.server.http;
+
+import io.hikyaku.protocol.HttpRequestData;
+import io.hikyaku.protocol.HttpResponseData;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves the requests of one connection strictly in order, one at a time: HTTP/1.1 pipelining needs
+ * responses in request order, and SQS clients expect a pipelined send to happen before the receive
+ * after it. The service's future is awaited without blocking the event loop; a parked long poll only
+ * holds its own connection. Reading pauses when too many pipelined requests queue up.
+ */
+final class RequestHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RequestHandler.class);
+    private static final int MAX_QUEUED = 16;
+
+    private final RequestDispatcher dispatcher;
+    private final ServerState state;
+    private final Clock clock;
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    private InFlight current;
+    private boolean closing;
+
+    RequestHandler(RequestDispatcher dispatcher, ServerState state, Clock clock) {
+        this.dispatcher = dispatcher;
+        this.state = state;
+        this.clock = clock;
+    }
+
+    /** A request as read, or the reason it cannot be served. */
+    private record Pending(HttpRequestData data, HttpVersion version, boolean keepAlive, HttpResponseData refusal) {}
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (closing) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        if (msg instanceof FullHttpRequest request) {
+            try {
+                queue.add(pendingOf(request));
+            } finally {
+                request.release();
+            }
+        } else if (msg instanceof RejectedRequest rejected) {
+            queue.add(new Pending(null, rejected.version(), false, NettyResponses.plain(rejected.status(), rejected.reason())));
+        } else {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        if (queue.size() > MAX_QUEUED) {
+            ctx.channel().config().setAutoRead(false);
+        }
+        if (current == null) {
+            serveNext(ctx);
+        }
+    }
+
+    private static Pending pendingOf(FullHttpRequest request) {
+        DecoderResult result = request.decoderResult();
+        if (result.isFailure()) {
+            return new Pending(null, HttpVersion.HTTP_1_1, false, refusalFor(result.cause()));
+        }
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        try {
+            return new Pending(RequestConverter.convert(request), request.protocolVersion(), keepAlive, null);
+        } catch (IllegalArgumentException e) {
+            return new Pending(null, request.protocolVersion(), false,
+                    NettyResponses.plain(HttpResponseStatus.BAD_REQUEST, "Bad request target"));
+        }
+    }
+
+    private static HttpResponseData refusalFor(Throwable cause) {
+        if (cause instanceof TooLongHttpLineException) {
+            return NettyResponses.plain(HttpResponseStatus.REQUEST_URI_TOO_LONG, "Request line too long");
+        }
+        if (cause instanceof TooLongHttpHeaderException) {
+            return NettyResponses.plain(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "Request headers too large");
+        }
+        if (cause instanceof TooLongFrameException) {
+            return NettyResponses.plain(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "Request too large");
+        }
+        return NettyResponses.plain(HttpResponseStatus.BAD_REQUEST, "Malformed HTTP request");
+    }
+
+    private void serveNext(ChannelHandlerContext ctx) {
+        Pending next = queue.poll();
+        if (next == null) {
+            ctx.channel().config().setAutoRead(true);
+            return;
+        }
+        String requestId = RequestIds.next();
+        if (next.refusal() != null) {
+            closing = true;
+            queue.clear();
+            write(ctx, next, requestId, next.refusal());
+            return;
+        }
+        state.requestStarted();
+        InFlight inFlight = dispatcher.dispatch(next.data(), requestId, task -> onEventLoop(ctx, task));
+        current = inFlight;
+        inFlight.response().whenComplete((response, neverFails) -> {
+            if (ctx.executor().inEventLoop()) {
+                finish(ctx, next, requestId, response);
+            } else {
+                onEventLoop(ctx, () -> finish(ctx, next, requestId, response));
+            }
+        });
+    }
+
+    /**
+     * Runs {@code task} on the connection's event loop. The service completes futures on its own
+     * threads; if the loop is already shut down the task runs where it is, so no exception ever
+     * reaches the service's {@code complete()} call.
+     */
+    private static void onEventLoop(ChannelHandlerContext ctx, Runnable task) {
+        try {
+            ctx.executor().execute(task);
+        } catch (RejectedExecutionException stopped) {
+            task.run();
+        }
+    }
+
+    private void finish(ChannelHandlerContext ctx, Pending request, String requestId, HttpResponseData response) {
+        current = null;
+        state.requestFinished();
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        boolean keepAlive = request.keepAlive() && state.serving() && !closing;
+        if (!keepAlive) {
+            closing = true;
+        }
+        write(ctx, new Pending(request.data(), request.version(), keepAlive, null), requestId, response);
+        if (keepAlive) {
+            serveNext(ctx);
+        }
+    }
+
+    private void write(ChannelHandlerContext ctx, Pending request, String requestId, HttpResponseData response) {
+        boolean headOnly = request.data() != null && request.data().method().equals(HttpMethod.HEAD.name());
+        var future = ctx.writeAndFlush(NettyResponses.of(response, requestId, request.version(), request.keepAlive(), headOnly, clock));
+        future.addListener(request.keepAlive() ? ChannelFutureListener.CLOSE_ON_FAILURE : ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        state.channels().add(ctx.channel());
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        closing = true;
+        queue.clear();
+        if (current != null) {
+            current.abandon(); // the client left: let a parked long poll go
+        }
+        ctx.fireChannelInactive();
+    }
+
+    /** Closes a connection idle for {@link HttpChannelInitializer#IDLE_SECONDS}; never one with a request in flight. */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof IdleStateEvent && current == null && queue.isEmpty()) {
+            ctx.close();
+            return;
+        }
+        ctx.fireUserEventTriggered(event);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof IOException) {
+            LOG.debug("Connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+        } else {
+            LOG.warn("Connection {} failed", ctx.channel().remoteAddress(), cause);
+        }
+        ctx.close();
+    }
+}

@@ -1,0 +1,114 @@
+package io.hikyaku.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hikyaku.server.DurabilityMode;
+import io.hikyaku.server.ServerConfig;
+import io.hikyaku.server.StorageMode;
+import io.hikyaku.server.config.ConfigException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class CommandLineTest {
+
+    @TempDir
+    Path dir;
+
+    final StringWriter out = new StringWriter();
+    final StringWriter err = new StringWriter();
+
+    ServerConfig resolve(Map<String, String> env, String... args) {
+        CommandLine cl = HikyakuCommand.commandLine(env, new PrintWriter(out), new PrintWriter(err));
+        CommandLine.ParseResult parsed = cl.parseArgs(args);
+        ServeCommand serve = (ServeCommand) parsed.subcommand().commandSpec().userObject();
+        return serve.resolveConfig();
+    }
+
+    @Test
+    void noArgumentsGiveTheDefaults() {
+        ServerConfig c = resolve(Map.of(), "serve");
+        assertThat(c.host()).isEqualTo("127.0.0.1");
+        assertThat(c.port()).isEqualTo(9324);
+        assertThat(c.storage()).isEqualTo(StorageMode.ROCKSDB);
+        assertThat(c.dataDir()).isEqualTo(Path.of("data"));
+    }
+
+    @Test
+    void fileBeatsDefaultsEnvironmentBeatsFileFlagsBeatEverything() throws Exception {
+        Path file = dir.resolve("hikyaku.yaml");
+        Files.writeString(file, """
+                server:
+                  port: 9001
+                  region: eu-west-1
+                  accountId: "111111111111"
+                  storage: memory
+                  durability: batch
+                queues:
+                  - name: from-file
+                """);
+        Map<String, String> env = Map.of("HIKYAKU_PORT", "9002", "HIKYAKU_ACCOUNT_ID", "222222222222",
+                "HIKYAKU_DATA_DIR", "/env/data", "HIKYAKU_HOST", "");
+        ServerConfig c = resolve(env, "serve", "--config", file.toString(), "--port", "9003", "--durability", "NONE");
+        assertThat(c.port()).isEqualTo(9003);                       // flag
+        assertThat(c.accountId()).isEqualTo("222222222222");        // env over file
+        assertThat(c.dataDir()).isEqualTo(Path.of("/env/data"));    // env over default
+        assertThat(c.region()).isEqualTo("eu-west-1");              // file over default
+        assertThat(c.storage()).isEqualTo(StorageMode.MEMORY);      // file
+        assertThat(c.durability()).isEqualTo(DurabilityMode.NONE);  // flag over file
+        assertThat(c.host()).isEqualTo("127.0.0.1");                // empty env = unset
+        assertThat(c.queues()).hasSize(1);
+    }
+
+    @Test
+    void everyEnvironmentVariableIsRead() {
+        ServerConfig c = resolve(Map.of("HIKYAKU_HOST", "0.0.0.0", "HIKYAKU_PORT", "0", "HIKYAKU_ACCOUNT_ID", "123456789012",
+                "HIKYAKU_REGION", "ap-south-1", "HIKYAKU_ADVERTISED_URL", "http://mq:1", "HIKYAKU_STORAGE", "memory",
+                "HIKYAKU_DATA_DIR", "d", "HIKYAKU_DURABILITY", "none"), "serve");
+        assertThat(c).isEqualTo(ServerConfig.defaults().withHost("0.0.0.0").withPort(0).withAccountId("123456789012")
+                .withRegion("ap-south-1").withAdvertisedUrl("http://mq:1").withStorage(StorageMode.MEMORY)
+                .withDataDir(Path.of("d")).withDurability(DurabilityMode.NONE).withClock(c.clock()));
+    }
+
+    @Test
+    void flagsAreCaseInsensitiveForModes() {
+        ServerConfig c = resolve(Map.of(), "serve", "--storage", "memory", "--durability", "fsync", "--host", "::1",
+                "--account-id", "999999999999", "--region", "us-west-2", "--advertised-url", "https://sqs.example.com/",
+                "--data-dir", "/tmp/x", "--max-body-bytes", "100000");
+        assertThat(c.storage()).isEqualTo(StorageMode.MEMORY);
+        assertThat(c.host()).isEqualTo("::1");
+        assertThat(c.accountId()).isEqualTo("999999999999");
+        assertThat(c.advertisedUrl()).isEqualTo("https://sqs.example.com");
+        assertThat(c.maxBodyBytes()).isEqualTo(100000);
+    }
+
+    @Test
+    void badEnvironmentValuesAreConfigErrors() {
+        assertThatThrownBy(() -> resolve(Map.of("HIKYAKU_PORT", "x"), "serve"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("HIKYAKU_PORT");
+        assertThatThrownBy(() -> resolve(Map.of("HIKYAKU_STORAGE", "disk"), "serve"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("HIKYAKU_STORAGE");
+        assertThatThrownBy(() -> resolve(Map.of(), "serve", "--account-id", "12"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("12 digits");
+    }
+
+    @Test
+    void versionPrintsTheProjectVersion() {
+        int code = HikyakuCommand.commandLine(Map.of(), new PrintWriter(out), new PrintWriter(err)).execute("--version");
+        assertThat(code).isZero();
+        assertThat(out.toString()).startsWith("hikyaku ").doesNotContain("${").doesNotContain("unknown");
+    }
+
+    @Test
+    void unknownFlagIsAUsageError() {
+        int code = HikyakuCommand.commandLine(Map.of(), new PrintWriter(out), new PrintWriter(err)).execute("serve", "--prot", "1");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("--prot");
+    }
+}

@@ -1,0 +1,187 @@
+package io.hikyaku.store.rocksdb;
+
+import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.StoreException;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.SstFileManager;
+import org.rocksdb.Status;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/** An open RocksDB with one column family per {@link Keyspace}, and the options it was opened with. */
+final class OpenDb implements AutoCloseable {
+
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    final RocksDB db;
+    final Map<Keyspace, ColumnFamilyHandle> handles;
+    final CompressionType compression;
+    private final List<ColumnFamilyHandle> allHandles;
+    private final Tuning tuning;
+
+    private OpenDb(RocksDB db, Map<Keyspace, ColumnFamilyHandle> handles, List<ColumnFamilyHandle> allHandles,
+                   Tuning tuning, CompressionType compression) {
+        this.db = db;
+        this.handles = handles;
+        this.allHandles = allHandles;
+        this.tuning = tuning;
+        this.compression = compression;
+    }
+
+    /**
+     * Opens (creating if needed) the database in {@code dir}. Refuses, without modifying anything,
+     * a database that recovers to a state older than what was acknowledged as durable.
+     */
+    static OpenDb open(Path dir, RocksDbStoreOptions options) {
+        try {
+            return open(dir, options, CompressionType.LZ4_COMPRESSION);
+        } catch (StoreException e) {
+            if (e.getMessage().contains("not linked with the binary")) {
+                return open(dir, options, CompressionType.NO_COMPRESSION);
+            }
+            throw e;
+        }
+    }
+
+    private static OpenDb open(Path dir, RocksDbStoreOptions options, CompressionType compression) {
+        Tuning tuning;
+        try {
+            tuning = new Tuning(options, compression);
+        } catch (RocksDBException e) {
+            throw new StoreException("cannot configure RocksDB: " + e.getMessage(), e);
+        }
+        try {
+            List<byte[]> existing = existingFamilies(dir);
+            List<ColumnFamilyDescriptor> descriptors = descriptors(tuning, existing);
+            long acknowledged = DurableWatermark.read(dir);
+            if (!existing.isEmpty() && acknowledged > 0) {
+                refuseIfBehind(dir, tuning, descriptors.subList(0, existing.size()), acknowledged);
+            }
+            List<ColumnFamilyHandle> all = new ArrayList<>();
+            RocksDB db = RocksDB.open(tuning.dbOptions, dir.toString(), descriptors, all);
+            Map<Keyspace, ColumnFamilyHandle> byKeyspace = new EnumMap<>(Keyspace.class);
+            for (int i = 0; i < descriptors.size(); i++) {
+                String name = new String(descriptors.get(i).getName(), StandardCharsets.UTF_8);
+                for (Keyspace space : Keyspace.values()) {
+                    if (space.name().equals(name)) {
+                        byKeyspace.put(space, all.get(i));
+                    }
+                }
+            }
+            OpenDb open = new OpenDb(db, byKeyspace, all, tuning, compression);
+            if (options.verifyChecksumsOnOpen()) {
+                try {
+                    db.verifyChecksum();
+                } catch (RocksDBException e) {
+                    open.close();
+                    throw translate(dir, e);
+                }
+            }
+            return open;
+        } catch (RocksDBException e) {
+            tuning.close();
+            throw translate(dir, e);
+        } catch (RuntimeException e) {
+            tuning.close();
+            throw e;
+        }
+    }
+
+    /** Replays the WAL read-only and compares the result with the durable watermark. */
+    private static void refuseIfBehind(Path dir, Tuning tuning, List<ColumnFamilyDescriptor> descriptors,
+                                       long acknowledged) throws RocksDBException {
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        List<ColumnFamilyDescriptor> present = descriptors;
+        try (RocksDB readOnly = RocksDB.openReadOnly(tuning.dbOptions, dir.toString(), present, handles)) {
+            long recovered = readOnly.getLatestSequenceNumber();
+            handles.forEach(ColumnFamilyHandle::close);
+            if (recovered < acknowledged) {
+                throw new StoreException("data directory " + dir + " is damaged: the write-ahead log recovers "
+                        + "only up to sequence " + recovered + " but writes up to sequence " + acknowledged
+                        + " were acknowledged as durable (a log file is corrupted or missing). Refusing to start "
+                        + "so that nothing is lost silently; the directory was not modified. Restore a backup "
+                        + "or see STORAGE.md (recovery).");
+            }
+        }
+    }
+
+    /** Existing families first (in their stored order), then the missing keyspaces to create. */
+    private static List<ColumnFamilyDescriptor> descriptors(Tuning tuning, List<byte[]> existing) {
+        List<ColumnFamilyDescriptor> result = new ArrayList<>();
+        List<byte[]> names = new ArrayList<>(existing);
+        if (names.isEmpty()) {
+            names.add(RocksDB.DEFAULT_COLUMN_FAMILY);
+        }
+        for (Keyspace space : Keyspace.values()) {
+            byte[] name = space.name().getBytes(StandardCharsets.UTF_8);
+            if (names.stream().noneMatch(n -> Arrays.equals(n, name))) {
+                names.add(name);
+            }
+        }
+        for (byte[] name : names) {
+            result.add(new ColumnFamilyDescriptor(name, optionsFor(tuning, name)));
+        }
+        return result;
+    }
+
+    private static ColumnFamilyOptions optionsFor(Tuning tuning, byte[] name) {
+        String text = new String(name, StandardCharsets.UTF_8);
+        for (Keyspace space : Keyspace.values()) {
+            if (space.name().equals(text)) {
+                return tuning.families.get(space);
+            }
+        }
+        return tuning.defaultFamily;
+    }
+
+    private static List<byte[]> existingFamilies(Path dir) throws RocksDBException {
+        if (!Files.exists(dir.resolve("CURRENT"))) {
+            return List.of();
+        }
+        try (Options probe = new Options()) {
+            return RocksDB.listColumnFamilies(probe, dir.toString());
+        }
+    }
+
+    static StoreException translate(Path dir, RocksDBException e) {
+        Status status = e.getStatus();
+        String message = e.getMessage();
+        if (message != null && message.contains("lock")
+                && (message.contains("Resource temporarily unavailable") || message.contains("lock hold"))) {
+            return DataDirectory.inUse(dir);
+        }
+        if (status != null && status.getCode() == Status.Code.Corruption) {
+            return new StoreException("data directory " + dir + " is corrupted (" + message + "). Refusing to "
+                    + "start so that nothing is lost silently. Restore a backup or see STORAGE.md (recovery).", e);
+        }
+        return new StoreException("cannot open RocksDB store in " + dir + ": " + message, e);
+    }
+
+    SstFileManager sstFileManager() {
+        return tuning.sstFileManager;
+    }
+
+    @Override
+    public void close() {
+        for (ColumnFamilyHandle handle : allHandles) {
+            handle.close();
+        }
+        db.close();
+        tuning.close();
+    }
+}

@@ -1,0 +1,333 @@
+package io.hikyaku.store.rocksdb;
+
+import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.Store;
+import io.hikyaku.engine.store.StoreBatch;
+import io.hikyaku.engine.store.StoreException;
+import org.rocksdb.Checkpoint;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * A durable {@link Store} on RocksDB: one column family per {@link Keyspace}, batches applied to
+ * the WAL unsynced (so reads see them at once) and made durable by one syncing thread that groups
+ * concurrent batches into a single fsync. See STORAGE.md.
+ */
+public final class RocksDbStore implements Store {
+
+    private final DataDirectory directory;
+    private final RocksDbStoreOptions options;
+    private final OpenDb open;
+    private final WriteOptions writeOptions;
+    private final DurableWatermark watermark;
+    private final Syncer syncer;
+    /** Reads and writes share; close takes it exclusively so no native call outlives the handles. */
+    private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    private volatile boolean closed;
+
+    private RocksDbStore(DataDirectory directory, RocksDbStoreOptions options, OpenDb open) {
+        this.directory = directory;
+        this.options = options;
+        this.open = open;
+        this.writeOptions = new WriteOptions().setSync(false);
+        long start = open.db.getLatestSequenceNumber();
+        this.watermark = DurableWatermark.open(directory.path(), start);
+        this.syncer = new Syncer(this::syncWal, options.durability(), options.syncIntervalMillis(), start);
+    }
+
+    /** Opens the store in {@code dataDir} with FSYNC durability. */
+    public static RocksDbStore open(Path dataDir) {
+        return open(dataDir, RocksDbStoreOptions.defaults());
+    }
+
+    public static RocksDbStore open(Path dataDir, Durability durability) {
+        return open(dataDir, RocksDbStoreOptions.defaults().withDurability(durability));
+    }
+
+    public static RocksDbStore open(Path dataDir, RocksDbStoreOptions options) {
+        DataDirectory directory = DataDirectory.open(dataDir);
+        try {
+            return new RocksDbStore(directory, options, OpenDb.open(directory.path(), options));
+        } catch (RuntimeException e) {
+            directory.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Backs up a store that is not open (in this or another process) into {@code targetDir}, which
+     * must not exist. Fails with "in use" if a server has it open: use {@link #checkpoint} there.
+     */
+    public static void backup(Path dataDir, Path targetDir) {
+        if (!Files.isDirectory(dataDir.resolve(FormatFile.NAME).getParent())
+                || !Files.exists(dataDir.resolve(FormatFile.NAME))) {
+            throw new StoreException("data directory " + dataDir.toAbsolutePath() + " holds no Hikyaku store");
+        }
+        try (RocksDbStore store = open(dataDir)) {
+            store.checkpoint(targetDir);
+        }
+    }
+
+    @Override
+    public byte[] get(Keyspace space, byte[] key) {
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            return open.db.get(open.handles.get(space), key);
+        } catch (RocksDBException e) {
+            throw new StoreException("cannot read " + space + ": " + e.getMessage(), e);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    @Override
+    public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            scanOpen(space, prefix, visitor);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    private void scanOpen(Keyspace space, byte[] prefix, EntryVisitor visitor) {
+        try (RocksIterator it = open.db.newIterator(open.handles.get(space))) {
+            if (prefix.length == 0) {
+                it.seekToFirst();
+            } else {
+                it.seek(prefix);
+            }
+            for (; it.isValid(); it.next()) {
+                byte[] key = it.key();
+                if (!startsWith(key, prefix) || !visitor.visit(key, it.value())) {
+                    break;
+                }
+            }
+            it.status();
+        } catch (RocksDBException e) {
+            throw new StoreException("cannot scan " + space + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Void> write(StoreBatch batch) {
+        if (batch.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        long sequence;
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            sequence = apply(batch);
+        } catch (RocksDBException e) {
+            return CompletableFuture.failedFuture(new StoreException(
+                    "cannot persist batch of " + batch.size() + " writes: " + e.getMessage(), e));
+        } catch (StoreException e) {
+            return CompletableFuture.failedFuture(e);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+        return syncer.written(sequence);
+    }
+
+    /** Applies the batch to memtables and the (unsynced) WAL; returns its last sequence number. */
+    private long apply(StoreBatch batch) throws RocksDBException {
+        try (WriteBatch wb = toWriteBatch(batch)) {
+            open.db.write(writeOptions, wb);
+            return open.db.getLatestSequenceNumber();
+        }
+    }
+
+    private WriteBatch toWriteBatch(StoreBatch batch) throws RocksDBException {
+        WriteBatch wb = new WriteBatch();
+        try {
+            for (StoreBatch.Op op : batch.ops()) {
+                ColumnFamilyHandle cf = open.handles.get(op.space());
+                switch (op.kind()) {
+                    case PUT -> wb.put(cf, op.key(), op.value());
+                    case DELETE -> wb.delete(cf, op.key());
+                    case DELETE_ONCE_WRITTEN -> wb.singleDelete(cf, op.key());
+                }
+            }
+            return wb;
+        } catch (RocksDBException | RuntimeException e) {
+            wb.close();
+            throw e;
+        }
+    }
+
+    /** Called only by the syncer thread. */
+    private void syncWal(long upToSequence) throws RocksDBException, IOException {
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            open.db.flushWal(true);
+            watermark.advance(upToSequence);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    @Override
+    public boolean isEphemeral() {
+        return false;
+    }
+
+    /**
+     * Writes a consistent, openable copy of the live store to {@code targetDir} (which must not
+     * exist) without stopping writes. Uses hard links where possible, so it is cheap on one file system.
+     */
+    public void checkpoint(Path targetDir) {
+        Path target = targetDir.toAbsolutePath().normalize();
+        if (Files.exists(target)) {
+            throw new StoreException("backup target " + target + " already exists");
+        }
+        lifecycle.readLock().lock();
+        ensureOpenUnlockingOnFailure();
+        try (Checkpoint checkpoint = Checkpoint.create(open.db)) {
+            Files.createDirectories(target.getParent());
+            // Everything up to here is in the checkpoint: it gets the same "recovers at least" check.
+            long included = open.db.getLatestSequenceNumber();
+            checkpoint.createCheckpoint(target.toString());
+            DurableWatermark.writeDurably(target, included);
+            FormatFile.write(target);
+        } catch (RocksDBException e) {
+            throw new StoreException("cannot back up to " + target + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new StoreException("cannot back up to " + target + ": " + DataDirectory.describe(e), e);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    /** Flushes every memtable and compacts every column family: reclaims space now rather than later. */
+    public void flushAndCompact() {
+        lifecycle.readLock().lock();
+        try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+            ensureOpen();
+            for (ColumnFamilyHandle cf : open.handles.values()) {
+                open.db.flush(flush, cf);
+                open.db.compactRange(cf);
+            }
+        } catch (RocksDBException e) {
+            throw new StoreException("cannot compact: " + e.getMessage(), e);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    /**
+     * Changes the SST space quota at run time (0 = unlimited). Beyond it, writes fail as if the
+     * disk were full; raising it lets them resume.
+     */
+    public void setMaxSpaceBytes(long bytes) {
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            open.sstFileManager().setMaxAllowedSpaceUsage(bytes);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    /**
+     * RocksDB's native memory use in bytes, by property (memtables, block cache including the
+     * memtable charge, table readers), summed over column families. For metrics and diagnostics.
+     */
+    public java.util.Map<String, Long> memoryStats() {
+        String[] properties = {"rocksdb.cur-size-all-mem-tables", "rocksdb.estimate-table-readers-mem",
+                "rocksdb.block-cache-usage", "rocksdb.block-cache-pinned-usage"};
+        java.util.Map<String, Long> stats = new java.util.LinkedHashMap<>();
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            for (String property : properties) {
+                long total = 0;
+                for (ColumnFamilyHandle cf : open.handles.values()) {
+                    total += open.db.getLongProperty(cf, property);
+                    if (property.startsWith("rocksdb.block-cache")) {
+                        break; // one shared cache: every family reports the same number
+                    }
+                }
+                stats.put(property, total);
+            }
+            return stats;
+        } catch (RocksDBException e) {
+            throw new StoreException("cannot read memory statistics: " + e.getMessage(), e);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    /** The directory this store lives in. */
+    public Path dataDir() {
+        return directory.path();
+    }
+
+    public RocksDbStoreOptions options() {
+        return options;
+    }
+
+    /** How many WAL fsyncs the store has done (for measurements). */
+    public long walSyncCount() {
+        return syncer.syncCount();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        syncer.stop();
+        lifecycle.writeLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            try {
+                open.db.flushWal(true);
+                watermark.advance(open.db.getLatestSequenceNumber());
+                watermark.forceToDisk();
+            } catch (RocksDBException | IOException e) {
+                // Nothing more to do: whatever was acknowledged was synced before its future completed.
+            }
+            open.close();
+            writeOptions.close();
+            watermark.close();
+            directory.close();
+        } finally {
+            lifecycle.writeLock().unlock();
+        }
+    }
+
+    private void ensureOpenUnlockingOnFailure() {
+        if (closed) {
+            lifecycle.readLock().unlock();
+            ensureOpen();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new StoreException("store " + directory.path() + " is closed");
+        }
+    }
+
+    private static boolean startsWith(byte[] key, byte[] prefix) {
+        return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+    }
+}

@@ -1,0 +1,153 @@
+package io.hikyaku.store.rocksdb;
+
+import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.StoreBatch;
+import io.hikyaku.engine.store.StoreException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static io.hikyaku.store.rocksdb.StoreContractTest.b;
+import static io.hikyaku.store.rocksdb.StoreContractTest.s;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+
+/** Damaged files must never lose acknowledged data silently: the store has it all or refuses to open. */
+class CorruptionTest {
+
+    private static final int MESSAGES = 50;
+
+    @TempDir
+    Path tmp;
+
+    private Path writeAcknowledged(boolean flushToSst) throws Exception {
+        Path dir = tmp.resolve("data");
+        try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            for (int i = 0; i < MESSAGES; i++) {
+                store.write(new StoreBatch().put(Keyspace.MESSAGES, b(key(i)), body(i))).get(10, TimeUnit.SECONDS);
+            }
+            if (flushToSst) {
+                store.flushAndCompact();
+            }
+        }
+        return dir;
+    }
+
+    private static String key(int i) {
+        return String.format("msg-%05d", i);
+    }
+
+    private static byte[] body(int i) {
+        return b(("body of message " + i + " ").repeat(20));
+    }
+
+    /** Opens and checks that everything acknowledged is there; returns false if open refused. */
+    private boolean opensWithEverything(Path dir) {
+        try (RocksDbStore store = RocksDbStore.open(dir)) {
+            for (int i = 0; i < MESSAGES; i++) {
+                assertThat(store.get(Keyspace.MESSAGES, b(key(i)))).as(key(i)).isEqualTo(body(i));
+            }
+            return true;
+        } catch (StoreException e) {
+            assertThat(e.getMessage()).contains(dir.toAbsolutePath().toString()).contains("Refusing to start");
+            return false;
+        }
+    }
+
+    private static Path newest(Path dir, String suffix) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(suffix))
+                    .filter(p -> p.toFile().length() > 0)
+                    .max(Comparator.comparing(p -> p.getFileName().toString()))
+                    .orElseThrow(() -> new AssertionError("no non-empty " + suffix + " file in " + dir));
+        }
+    }
+
+    private static void flipByte(Path file, long position) throws IOException {
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(position);
+            int v = raf.read();
+            raf.seek(position);
+            raf.write(v ^ 0x5a);
+        }
+    }
+
+    @Test
+    void flippedByteInTheLastAcknowledgedWalRecordIsRefusedAndLeftUntouched() throws Exception {
+        Path dir = writeAcknowledged(false);
+        Path wal = newest(dir, ".log");
+        flipByte(wal, wal.toFile().length() - 20);
+        byte[] before = Files.readAllBytes(wal);
+        assertThatThrownBy(() -> RocksDbStore.open(dir))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("acknowledged as durable")
+                .hasMessageContaining("Refusing to start");
+        assertThat(Files.readAllBytes(wal)).isEqualTo(before);
+        assertThat(opensWithEverything(dir)).isFalse();
+    }
+
+    @Test
+    void truncatedWalTailIsRefused() throws Exception {
+        Path dir = writeAcknowledged(false);
+        Path wal = newest(dir, ".log");
+        try (RandomAccessFile raf = new RandomAccessFile(wal.toFile(), "rw")) {
+            raf.setLength(raf.length() - 30);
+        }
+        assertThat(opensWithEverything(dir)).isFalse();
+    }
+
+    @Test
+    void flippedByteInTheMiddleOfTheWalIsRefused() throws Exception {
+        Path dir = writeAcknowledged(false);
+        Path wal = newest(dir, ".log");
+        flipByte(wal, wal.toFile().length() / 2);
+        assertThat(opensWithEverything(dir)).isFalse();
+    }
+
+    @Test
+    void tornUnacknowledgedTailIsToleratedWithNothingLost() throws Exception {
+        Path dir = writeAcknowledged(false);
+        Path wal = newest(dir, ".log");
+        // What a crash mid-write leaves: part of a record that nobody was told is durable.
+        try (RandomAccessFile raf = new RandomAccessFile(wal.toFile(), "rw")) {
+            raf.seek(raf.length());
+            raf.write(new byte[] {0x12, 0x34, 0x56, 0x78, 0x01, 0x02, 0x7f});
+        }
+        assertThat(opensWithEverything(dir)).isTrue();
+        try (RocksDbStore store = RocksDbStore.open(dir)) {
+            store.write(new StoreBatch().put(Keyspace.META, b("after"), b("recovery"))).get(10, TimeUnit.SECONDS);
+        }
+        try (RocksDbStore store = RocksDbStore.open(dir)) {
+            assertThat(s(store.get(Keyspace.META, b("after")))).isEqualTo("recovery");
+        }
+    }
+
+    @Test
+    void flippedByteInAnSstFileIsFoundAtOpen() throws Exception {
+        Path dir = writeAcknowledged(true);
+        Path sst = newest(dir, ".sst");
+        flipByte(sst, sst.toFile().length() / 3);
+        if (opensWithEverything(dir)) {
+            fail("a corrupted SST block must not pass the open-time checksum verification");
+        }
+        assertThatThrownBy(() -> RocksDbStore.open(dir)).hasMessageContaining("corrupted");
+    }
+
+    @Test
+    void truncatedSstFileIsFoundAtOpen() throws Exception {
+        Path dir = writeAcknowledged(true);
+        Path sst = newest(dir, ".sst");
+        try (RandomAccessFile raf = new RandomAccessFile(sst.toFile(), "rw")) {
+            raf.setLength(raf.length() - 100);
+        }
+        assertThat(opensWithEverything(dir)).isFalse();
+    }
+}

@@ -1,0 +1,117 @@
+package io.hikyaku.store.rocksdb;
+
+import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.StoreBatch;
+import io.hikyaku.engine.store.StoreException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static io.hikyaku.store.rocksdb.StoreContractTest.b;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * A real ENOSPC: the store lives on a 16 MiB tmpfs that we fill up. Needs root and mount(8); CI runs
+ * as root, elsewhere this is skipped and {@link SpaceLimitTest} covers the same path with RocksDB's
+ * own space limit.
+ */
+class DiskFullTest {
+
+    @TempDir
+    Path tmp;
+
+    private Path mountPoint;
+
+    @AfterEach
+    void unmount() throws Exception {
+        if (mountPoint != null) {
+            run("umount", "-l", mountPoint.toString());
+        }
+    }
+
+    private static boolean run(String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+    }
+
+    private static byte[] value(int i) {
+        byte[] v = new byte[8 * 1024];
+        for (int j = 0; j < v.length; j++) {
+            v[j] = (byte) (i * 31 + j * 7); // incompressible enough for LZ4
+        }
+        return v;
+    }
+
+    @Test
+    void writesFailCleanlyWhenTheDiskIsFullAndResumeWhenSpaceReturns() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root to mount a tmpfs");
+        Path mnt = Files.createDirectory(tmp.resolve("mnt"));
+        assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mnt.toString()), "mount -t tmpfs unavailable");
+        mountPoint = mnt;
+
+        RocksDbStoreOptions options = RocksDbStoreOptions.defaults().withWriteBuffers(256 * 1024, 1 << 20);
+        Path dir = mnt.resolve("data");
+        Path filler = mnt.resolve("filler");
+        List<Integer> acknowledged = new ArrayList<>();
+        try (RocksDbStore store = RocksDbStore.open(dir, options)) {
+            fillLeaving(filler, mnt, 1 << 20);
+            Throwable failure = null;
+            for (int i = 0; i < 5_000 && failure == null; i++) {
+                try {
+                    store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m" + i), value(i))).get(10, TimeUnit.SECONDS);
+                    acknowledged.add(i);
+                } catch (ExecutionException e) {
+                    failure = e.getCause();
+                }
+            }
+            assertThat(failure).as("the disk never filled up").isInstanceOf(StoreException.class)
+                    .hasMessageContaining("No space left on device");
+            assertThat(acknowledged).isNotEmpty();
+            for (int i : acknowledged) {
+                assertThat(store.get(Keyspace.MESSAGES, b("m" + i))).isEqualTo(value(i));
+            }
+
+            Files.delete(filler);
+            boolean resumed = false;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!resumed && System.nanoTime() < deadline) {
+                CompletableFuture<Void> f = store.write(new StoreBatch().put(Keyspace.META, b("after"), b("space")));
+                try {
+                    f.get(10, TimeUnit.SECONDS);
+                    resumed = true;
+                } catch (ExecutionException e) {
+                    Thread.sleep(100);
+                }
+            }
+            assertThat(resumed).as("writes resume once space is back").isTrue();
+        }
+        try (RocksDbStore store = RocksDbStore.open(dir, options)) {
+            for (int i : acknowledged) {
+                assertThat(store.get(Keyspace.MESSAGES, b("m" + i))).as("m" + i).isEqualTo(value(i));
+            }
+            assertThat(store.get(Keyspace.META, b("after"))).isEqualTo(b("space"));
+        }
+    }
+
+    private static void fillLeaving(Path filler, Path mnt, long leave) throws IOException {
+        byte[] chunk = new byte[64 * 1024];
+        try (OutputStream out = Files.newOutputStream(filler)) {
+            while (Files.getFileStore(mnt).getUsableSpace() > leave + chunk.length) {
+                out.write(chunk);
+                out.flush();
+            }
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package io.hikyaku.store.rocksdb;
+
+import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.StoreBatch;
+import io.hikyaku.engine.store.StoreException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static io.hikyaku.store.rocksdb.StoreContractTest.b;
+import static io.hikyaku.store.rocksdb.StoreContractTest.s;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RocksDbStoreTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void dataSurvivesCloseAndReopen() throws Exception {
+        Path dir = tmp.resolve("data");
+        try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            store.write(new StoreBatch().put(Keyspace.QUEUES, b("q"), b("queue"))
+                    .put(Keyspace.MESSAGES, b("m1"), b("body1"))
+                    .put(Keyspace.MESSAGES, b("m2"), b("body2"))).get(10, TimeUnit.SECONDS);
+            store.write(new StoreBatch().deleteOnceWritten(Keyspace.MESSAGES, b("m1"))).get(10, TimeUnit.SECONDS);
+        }
+        try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            assertThat(s(store.get(Keyspace.QUEUES, b("q")))).isEqualTo("queue");
+            assertThat(store.get(Keyspace.MESSAGES, b("m1"))).isNull();
+            assertThat(s(store.get(Keyspace.MESSAGES, b("m2")))).isEqualTo("body2");
+            assertThat(store.isEphemeral()).isFalse();
+        }
+    }
+
+    @Test
+    void everyKeyspaceHasItsOwnColumnFamilyAndFormatFileIsWritten() throws Exception {
+        Path dir = tmp.resolve("data");
+        RocksDbStore.open(dir).close();
+        assertThat(Files.readString(dir.resolve("FORMAT")).trim()).isEqualTo("hikyaku-rocksdb-format 1");
+        List<String> families = new ArrayList<>();
+        try (org.rocksdb.Options o = new org.rocksdb.Options()) {
+            for (byte[] name : org.rocksdb.RocksDB.listColumnFamilies(o, dir.toString())) {
+                families.add(s(name));
+            }
+        }
+        assertThat(families).containsExactlyInAnyOrder("default", "META", "QUEUES", "MESSAGES",
+                "MESSAGE_STATE", "DEDUP", "HOUSEKEEPING");
+        String optionsFile;
+        try (var files = Files.list(dir)) {
+            optionsFile = files.filter(p -> p.getFileName().toString().startsWith("OPTIONS-"))
+                    .findFirst().orElseThrow().toString();
+        }
+        assertThat(Files.readString(Path.of(optionsFile))).contains("compression=kLZ4Compression");
+    }
+
+    @Test
+    void fsyncGroupsConcurrentBatchesIntoFewerSyncs() throws Exception {
+        try (RocksDbStore store = RocksDbStore.open(tmp.resolve("data"), Durability.FSYNC)) {
+            List<CompletableFuture<Void>> futures = new ArrayList<>();
+            for (int i = 0; i < 500; i++) {
+                futures.add(store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m" + i), new byte[100])));
+            }
+            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+            assertThat(store.walSyncCount()).isBetween(1L, 499L);
+        }
+    }
+
+    @Test
+    void batchAndNoneDurabilityAcknowledgeAtOnce() throws Exception {
+        for (Durability d : new Durability[] {Durability.BATCH, Durability.NONE}) {
+            Path dir = tmp.resolve(d.name());
+            try (RocksDbStore store = RocksDbStore.open(dir, d)) {
+                CompletableFuture<Void> f = store.write(new StoreBatch().put(Keyspace.META, b("k"), b(d.name())));
+                assertThat(f).isCompleted();
+            }
+            try (RocksDbStore store = RocksDbStore.open(dir, d)) {
+                assertThat(s(store.get(Keyspace.META, b("k")))).isEqualTo(d.name());
+            }
+        }
+    }
+
+    @Test
+    void batchDurabilitySyncsOnItsTimer() throws Exception {
+        RocksDbStoreOptions options = RocksDbStoreOptions.defaults().withDurability(Durability.BATCH)
+                .withSyncIntervalMillis(5);
+        try (RocksDbStore store = RocksDbStore.open(tmp.resolve("data"), options)) {
+            store.write(new StoreBatch().put(Keyspace.META, b("k"), b("v")));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (store.walSyncCount() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertThat(store.walSyncCount()).isPositive();
+        }
+    }
+
+    @Test
+    void secondOpenOfTheSameDirectoryIsRefusedWithAClearMessage() {
+        Path dir = tmp.resolve("data");
+        try (RocksDbStore ignored = RocksDbStore.open(dir)) {
+            assertThatThrownBy(() -> RocksDbStore.open(dir))
+                    .isInstanceOf(StoreException.class)
+                    .hasMessageContaining("data directory " + dir.toAbsolutePath())
+                    .hasMessageContaining("is in use by another Hikyaku process");
+        }
+        RocksDbStore.open(dir).close();
+    }
+
+    @Test
+    void missingDirectoriesAreCreated() {
+        Path dir = tmp.resolve("a/b/c");
+        RocksDbStore.open(dir).close();
+        assertThat(dir.resolve("FORMAT")).exists();
+    }
+
+    @Test
+    void directoryThatCannotBeCreatedGivesAClearMessage() throws Exception {
+        Path file = Files.writeString(tmp.resolve("plain-file"), "x");
+        assertThatThrownBy(() -> RocksDbStore.open(file.resolve("data")))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("cannot create data directory " + file.resolve("data"));
+        assertThatThrownBy(() -> RocksDbStore.open(file))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("is not a directory");
+    }
+
+    @Test
+    void unwritableDirectoryGivesAClearMessage() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("ro"));
+        // /proc is never writable, even for root; a permission bit check alone would pass as root.
+        Path proc = Path.of("/proc/self/hikyaku-data");
+        assertThatThrownBy(() -> RocksDbStore.open(proc))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining(proc.toString());
+        if (!"root".equals(System.getProperty("user.name"))) {
+            dir.toFile().setWritable(false);
+            try {
+                assertThatThrownBy(() -> RocksDbStore.open(dir))
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("is not writable");
+            } finally {
+                dir.toFile().setWritable(true);
+            }
+        }
+    }
+
+    @Test
+    void newerFormatVersionIsRefusedAndLeftUntouched() throws Exception {
+        Path dir = tmp.resolve("data");
+        RocksDbStore.open(dir).close();
+        Files.writeString(dir.resolve("FORMAT"), "hikyaku-rocksdb-format 2\n");
+        assertThatThrownBy(() -> RocksDbStore.open(dir))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("format version 2")
+                .hasMessageContaining("newer than this Hikyaku build understands");
+        assertThat(Files.readString(dir.resolve("FORMAT"))).isEqualTo("hikyaku-rocksdb-format 2\n");
+        Files.writeString(dir.resolve("FORMAT"), "something else\n");
+        assertThatThrownBy(() -> RocksDbStore.open(dir))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("not a Hikyaku RocksDB format");
+    }
+
+    @Test
+    void foreignNonEmptyDirectoryIsRefused() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("other"));
+        Files.writeString(dir.resolve("important.txt"), "not ours");
+        assertThatThrownBy(() -> RocksDbStore.open(dir))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("is not empty and has no FORMAT file");
+        assertThat(dir.resolve("important.txt")).exists();
+    }
+
+    @Test
+    void closedStoreRefusesCallsInsteadOfCrashing() {
+        RocksDbStore store = RocksDbStore.open(tmp.resolve("data"));
+        store.close();
+        store.close();
+        assertThatThrownBy(() -> store.get(Keyspace.META, b("k"))).isInstanceOf(StoreException.class)
+                .hasMessageContaining("closed");
+        assertThatThrownBy(() -> store.scan(Keyspace.META, b(""), (k, v) -> true))
+                .isInstanceOf(StoreException.class);
+        assertThat(store.write(new StoreBatch().put(Keyspace.META, b("k"), b("v"))))
+                .isCompletedExceptionally();
+    }
+
+    @Test
+    void checkpointOfALiveStoreOpensAsAStore() throws Exception {
+        Path dir = tmp.resolve("data");
+        Path backup = tmp.resolve("backups/one");
+        try (RocksDbStore store = RocksDbStore.open(dir)) {
+            store.write(new StoreBatch().put(Keyspace.QUEUES, b("q"), b("v1"))).get(10, TimeUnit.SECONDS);
+            store.checkpoint(backup);
+            store.write(new StoreBatch().put(Keyspace.QUEUES, b("q"), b("v2"))).get(10, TimeUnit.SECONDS);
+            assertThatThrownBy(() -> store.checkpoint(backup)).hasMessageContaining("already exists");
+        }
+        assertThat(backup.resolve("FORMAT")).exists();
+        assertThat(DurableWatermark.read(backup)).isPositive();
+        try (RocksDbStore restored = RocksDbStore.open(backup)) {
+            assertThat(s(restored.get(Keyspace.QUEUES, b("q")))).isEqualTo("v1");
+        }
+    }
+
+    @Test
+    void offlineBackupCopiesAClosedStoreAndRefusesAnOpenOne() throws Exception {
+        Path dir = tmp.resolve("data");
+        try (RocksDbStore store = RocksDbStore.open(dir)) {
+            store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m"), b("body"))).get(10, TimeUnit.SECONDS);
+            assertThatThrownBy(() -> RocksDbStore.backup(dir, tmp.resolve("b0")))
+                    .hasMessageContaining("in use by another Hikyaku process");
+        }
+        RocksDbStore.backup(dir, tmp.resolve("b1"));
+        try (RocksDbStore restored = RocksDbStore.open(tmp.resolve("b1"))) {
+            assertThat(s(restored.get(Keyspace.MESSAGES, b("m")))).isEqualTo("body");
+        }
+        assertThatThrownBy(() -> RocksDbStore.backup(tmp.resolve("nothing"), tmp.resolve("b2")))
+                .hasMessageContaining("holds no Hikyaku store");
+    }
+}

@@ -1,0 +1,186 @@
+package io.hikyaku.store.rocksdb;
+
+import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.Store;
+import io.hikyaku.engine.store.StoreBatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The {@link Store} contract, run against every implementation so the engine cannot tell them apart. */
+abstract class StoreContractTest {
+
+    protected Store store;
+
+    protected abstract Store newStore() throws Exception;
+
+    @BeforeEach
+    void openStore() throws Exception {
+        store = newStore();
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String s(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    protected static void await(CompletableFuture<Void> f) throws Exception {
+        f.get(10, TimeUnit.SECONDS);
+    }
+
+    private List<String> keys(Keyspace space, byte[] prefix) {
+        List<String> keys = new ArrayList<>();
+        store.scan(space, prefix, (k, v) -> keys.add(s(k)));
+        return keys;
+    }
+
+    @Test
+    void getReturnsWhatWasPutAndNullOtherwise() throws Exception {
+        await(store.write(new StoreBatch().put(Keyspace.QUEUES, b("q1"), b("v1"))));
+        assertThat(s(store.get(Keyspace.QUEUES, b("q1")))).isEqualTo("v1");
+        assertThat(store.get(Keyspace.QUEUES, b("q2"))).isNull();
+    }
+
+    @Test
+    void keyspacesAreSeparate() throws Exception {
+        await(store.write(new StoreBatch().put(Keyspace.MESSAGES, b("k"), b("body"))
+                .put(Keyspace.MESSAGE_STATE, b("k"), b("state"))));
+        assertThat(s(store.get(Keyspace.MESSAGES, b("k")))).isEqualTo("body");
+        assertThat(s(store.get(Keyspace.MESSAGE_STATE, b("k")))).isEqualTo("state");
+        assertThat(store.get(Keyspace.DEDUP, b("k"))).isNull();
+        for (Keyspace space : Keyspace.values()) {
+            await(store.write(new StoreBatch().put(space, b("x"), b(space.name()))));
+        }
+        for (Keyspace space : Keyspace.values()) {
+            assertThat(s(store.get(space, b("x")))).isEqualTo(space.name());
+        }
+    }
+
+    @Test
+    void laterPutOverwritesAndDeletesRemove() throws Exception {
+        await(store.write(new StoreBatch().put(Keyspace.MESSAGE_STATE, b("m"), b("1"))));
+        await(store.write(new StoreBatch().put(Keyspace.MESSAGE_STATE, b("m"), b("2"))));
+        assertThat(s(store.get(Keyspace.MESSAGE_STATE, b("m")))).isEqualTo("2");
+        await(store.write(new StoreBatch().delete(Keyspace.MESSAGE_STATE, b("m"))));
+        assertThat(store.get(Keyspace.MESSAGE_STATE, b("m"))).isNull();
+        await(store.write(new StoreBatch().put(Keyspace.MESSAGES, b("once"), b("body"))));
+        await(store.write(new StoreBatch().deleteOnceWritten(Keyspace.MESSAGES, b("once"))));
+        assertThat(store.get(Keyspace.MESSAGES, b("once"))).isNull();
+        assertThat(keys(Keyspace.MESSAGES, new byte[0])).isEmpty();
+    }
+
+    @Test
+    void scanVisitsKeysInUnsignedByteOrder() throws Exception {
+        byte[][] keys = {{(byte) 0xff}, {0x00}, {0x7f}, {(byte) 0x80}, {0x01, 0x02}, {0x01}};
+        StoreBatch batch = new StoreBatch();
+        for (byte[] k : keys) {
+            batch.put(Keyspace.QUEUES, k, k);
+        }
+        await(store.write(batch));
+        List<Integer> firstBytes = new ArrayList<>();
+        List<Integer> lengths = new ArrayList<>();
+        store.scan(Keyspace.QUEUES, new byte[0], (k, v) -> {
+            assertThat(v).isEqualTo(k);
+            firstBytes.add(k[0] & 0xff);
+            lengths.add(k.length);
+            return true;
+        });
+        assertThat(firstBytes).containsExactly(0x00, 0x01, 0x01, 0x7f, 0x80, 0xff);
+        assertThat(lengths).containsExactly(1, 1, 2, 1, 1, 1);
+    }
+
+    @Test
+    void prefixScanVisitsOnlyMatchingKeysInOrder() throws Exception {
+        await(store.write(new StoreBatch()
+                .put(Keyspace.MESSAGES, b("a/2"), b("x"))
+                .put(Keyspace.MESSAGES, b("a/10"), b("x"))
+                .put(Keyspace.MESSAGES, b("a"), b("x"))
+                .put(Keyspace.MESSAGES, b("b/1"), b("x"))
+                .put(Keyspace.MESSAGES, b("a/1"), b("x"))
+                .put(Keyspace.MESSAGES, b("\u0000"), b("x"))));
+        assertThat(keys(Keyspace.MESSAGES, b("a/"))).containsExactly("a/1", "a/10", "a/2");
+        assertThat(keys(Keyspace.MESSAGES, b("b"))).containsExactly("b/1");
+        assertThat(keys(Keyspace.MESSAGES, b("c"))).isEmpty();
+        assertThat(keys(Keyspace.MESSAGES, new byte[0])).hasSize(6);
+        assertThat(keys(Keyspace.MESSAGES, new byte[] {(byte) 0xff})).isEmpty();
+    }
+
+    @Test
+    void scanStopsWhenVisitorReturnsFalse() throws Exception {
+        StoreBatch batch = new StoreBatch();
+        for (int i = 0; i < 10; i++) {
+            batch.put(Keyspace.DEDUP, b("k" + i), b("v"));
+        }
+        await(store.write(batch));
+        List<String> seen = new ArrayList<>();
+        store.scan(Keyspace.DEDUP, b("k"), (k, v) -> {
+            seen.add(s(k));
+            return seen.size() < 3;
+        });
+        assertThat(seen).containsExactly("k0", "k1", "k2");
+    }
+
+    @Test
+    void batchAppliesAllItsOpsInOrder() throws Exception {
+        await(store.write(new StoreBatch().put(Keyspace.HOUSEKEEPING, b("old"), b("1"))));
+        await(store.write(new StoreBatch()
+                .put(Keyspace.HOUSEKEEPING, b("k"), b("first"))
+                .put(Keyspace.HOUSEKEEPING, b("k"), b("second"))
+                .delete(Keyspace.HOUSEKEEPING, b("old"))
+                .put(Keyspace.META, b("counter"), b("7"))));
+        assertThat(s(store.get(Keyspace.HOUSEKEEPING, b("k")))).isEqualTo("second");
+        assertThat(store.get(Keyspace.HOUSEKEEPING, b("old"))).isNull();
+        assertThat(s(store.get(Keyspace.META, b("counter")))).isEqualTo("7");
+    }
+
+    @Test
+    void readsSeeBatchesAsSoonAsWriteReturns() throws Exception {
+        List<CompletableFuture<Void>> futures = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            futures.add(store.write(new StoreBatch().put(Keyspace.MESSAGES, b(String.format("m%04d", i)), b("v" + i))));
+            // Not waiting for durability: the engine reads its own writes immediately.
+            assertThat(s(store.get(Keyspace.MESSAGES, b(String.format("m%04d", i))))).isEqualTo("v" + i);
+        }
+        assertThat(keys(Keyspace.MESSAGES, b("m"))).hasSize(200);
+        for (CompletableFuture<Void> f : futures) {
+            await(f);
+        }
+    }
+
+    @Test
+    void everyFutureCompletesNormally() throws Exception {
+        List<CompletableFuture<Void>> futures = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            futures.add(store.write(new StoreBatch().put(Keyspace.DEDUP, b("d" + i), b("v"))
+                    .deleteOnceWritten(Keyspace.DEDUP, b("d" + i))));
+        }
+        futures.add(store.write(new StoreBatch()));
+        CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+        assertThat(futures).allMatch(f -> f.isDone() && !f.isCompletedExceptionally());
+        assertThat(keys(Keyspace.DEDUP, new byte[0])).isEmpty();
+    }
+
+    @Test
+    void emptyValuesAndBinaryKeysRoundTrip() throws Exception {
+        byte[] key = {0, (byte) 0xfe, 0, 1};
+        await(store.write(new StoreBatch().put(Keyspace.META, key, new byte[0])));
+        assertThat(store.get(Keyspace.META, key)).isEmpty();
+        assertThat(store.get(Keyspace.META, new byte[] {0, (byte) 0xfe, 0})).isNull();
+    }
+}

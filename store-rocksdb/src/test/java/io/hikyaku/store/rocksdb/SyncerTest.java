@@ -1,0 +1,103 @@
+package io.hikyaku.store.rocksdb;
+
+import io.hikyaku.engine.store.StoreException;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Group commit in isolation, with a fake WAL sync we can hold and break. */
+class SyncerTest {
+
+    @Test
+    void batchesWrittenDuringASyncShareTheNextOne() throws Exception {
+        CountDownLatch firstSyncEntered = new CountDownLatch(1);
+        CountDownLatch releaseFirstSync = new CountDownLatch(1);
+        List<Long> syncedUpTo = new ArrayList<>();
+        Syncer syncer = new Syncer(upTo -> {
+            synchronized (syncedUpTo) {
+                syncedUpTo.add(upTo);
+            }
+            firstSyncEntered.countDown();
+            releaseFirstSync.await(10, TimeUnit.SECONDS);
+        }, Durability.FSYNC, 10, 0);
+        try {
+            CompletableFuture<Void> first = syncer.written(1);
+            assertThat(firstSyncEntered.await(10, TimeUnit.SECONDS)).isTrue();
+            List<CompletableFuture<Void>> group = new ArrayList<>();
+            for (long seq = 2; seq <= 11; seq++) {
+                group.add(syncer.written(seq));
+            }
+            assertThat(first).isNotDone();
+            assertThat(group).noneMatch(CompletableFuture::isDone);
+            releaseFirstSync.countDown();
+            first.get(10, TimeUnit.SECONDS);
+            CompletableFuture.allOf(group.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+            assertThat(syncer.syncCount()).isEqualTo(2);
+            synchronized (syncedUpTo) {
+                assertThat(syncedUpTo).containsExactly(1L, 11L);
+            }
+        } finally {
+            releaseFirstSync.countDown();
+            syncer.stop();
+        }
+    }
+
+    @Test
+    void aFailedSyncFailsItsGroupWithStoreExceptionAndLaterSyncsWork() throws Exception {
+        AtomicBoolean broken = new AtomicBoolean(true);
+        Syncer syncer = new Syncer(upTo -> {
+            if (broken.get()) {
+                throw new IOException("No space left on device");
+            }
+        }, Durability.FSYNC, 10, 0);
+        try {
+            CompletableFuture<Void> failed = syncer.written(1);
+            assertThatThrownBy(() -> failed.get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(StoreException.class).hasMessageContaining("No space left on device");
+            broken.set(false);
+            syncer.written(2).get(10, TimeUnit.SECONDS);
+        } finally {
+            syncer.stop();
+        }
+    }
+
+    @Test
+    void batchModeAcknowledgesAtOnceAndSyncsOnlyWhenSomethingWasWritten() throws Exception {
+        AtomicInteger syncs = new AtomicInteger();
+        CountDownLatch synced = new CountDownLatch(1);
+        Syncer syncer = new Syncer(upTo -> {
+            syncs.incrementAndGet();
+            synced.countDown();
+        }, Durability.BATCH, 5, 0);
+        try {
+            Thread.sleep(50); // idle: several intervals pass without a write
+            assertThat(syncs.get()).isZero();
+            assertThat(syncer.written(1)).isCompleted();
+            assertThat(synced.await(10, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            syncer.stop();
+        }
+    }
+
+    @Test
+    void stopSyncsWhatIsOutstandingAndRefusesNewWork() throws Exception {
+        AtomicInteger syncs = new AtomicInteger();
+        Syncer syncer = new Syncer(upTo -> syncs.incrementAndGet(), Durability.FSYNC, 10, 0);
+        CompletableFuture<Void> pending = syncer.written(1);
+        syncer.stop();
+        assertThat(pending).isCompleted();
+        assertThat(syncer.written(2)).isCompletedExceptionally();
+    }
+}
