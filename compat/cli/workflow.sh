@@ -22,7 +22,7 @@ export AWS_DEFAULT_REGION=us-east-1 AWS_PAGER="" AWS_CONFIG_FILE=/dev/null AWS_S
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
-step() { echo "-- $*"; }
+step() { echo "-- [${SECONDS}s] $*"; }
 # fail may run inside $(...): it reports on stderr and signals the main shell ($$) to stop the row.
 trap 'exit 1' USR1
 fail() { printf 'FAILED: %s\n  expected: %s\n  got:      %s\n' "$1" "$2" "$3" >&2; kill -USR1 $$; exit 1; }
@@ -68,7 +68,8 @@ echo "protocol: $PROTOCOL"
 [ -z "$EXPECT_PROTOCOL" ] || assert_eq "$PROTOCOL" "$EXPECT_PROTOCOL" "CLI wire protocol"
 
 # Newer CLIs know the message-move-task commands and MessageSystemAttributeNames; v2.9 (2022) does not.
-if "$AWS_BIN" sqs list-message-move-tasks help >/dev/null 2>&1; then MODERN=1; else MODERN=0; fi
+# (An unknown subcommand fails as "Invalid choice" before any request is made.)
+if "$AWS_BIN" sqs list-message-move-tasks 2>&1 | grep -q 'Invalid choice'; then MODERN=0; else MODERN=1; fi
 if [ $MODERN -eq 1 ]; then SYSATTRS=(--message-system-attribute-names All); else SYSATTRS=(--attribute-names All); fi
 # v2 reads blob arguments as base64 unless told otherwise; v1 takes them raw.
 BINFMT=()
