@@ -11,6 +11,7 @@ import json
 import os
 import struct
 import sys
+import threading
 import time
 
 import boto3
@@ -246,6 +247,29 @@ def main():
     check_eq(fifo_bodies, ["f1", "f2", "f3", "f4"], "FIFO order")
     check_eq(receive(sqs, fifo_url, WaitTimeSeconds=1), [], "deduplicated FIFO message is not delivered")
     check(fifo_ids[0] != fifo_ids[1], "FIFO message ids differ", "distinct", fifo_ids)
+
+    step("FIFO: a parked long poll gets the group's next message as soon as the group unlocks")
+    # Two workers on one group: one holds m1 while the other long-polls; deleting m1 must wake the poll.
+    for b in ("g2-m1", "g2-m2"):
+        sqs.send_message(QueueUrl=fifo_url, MessageBody=b, MessageGroupId="g2")
+    held = receive(sqs, fifo_url, WaitTimeSeconds=1)
+    check_eq([m["Body"] for m in held], ["g2-m1"], "first message of the group")
+    parked = {}
+
+    def long_poll():
+        started = time.time()
+        parked["messages"] = receive(sqs, fifo_url, WaitTimeSeconds=8)
+        parked["seconds"] = time.time() - started
+
+    poller = threading.Thread(target=long_poll)
+    poller.start()
+    time.sleep(1)
+    sqs.delete_message(QueueUrl=fifo_url, ReceiptHandle=held[0]["ReceiptHandle"])
+    poller.join(15)
+    check_eq([m["Body"] for m in parked.get("messages", [])], ["g2-m2"], "parked FIFO long poll receives the unlocked group's next message")
+    check(parked["seconds"] < 5, "parked FIFO long poll returns soon after the group unlocks",
+          "< 5 s (delete at ~1 s)", f"{parked['seconds']:.1f} s")
+    sqs.delete_message(QueueUrl=fifo_url, ReceiptHandle=parked["messages"][0]["ReceiptHandle"])
 
     step("poison message reaches the DLQ after maxReceiveCount=2 receives")
     poison_id = sqs.send_message(QueueUrl=src_url, MessageBody="poison")["MessageId"]
