@@ -102,7 +102,8 @@ final class EngineGate {
         if (cause instanceof EngineException engineError) {
             return translate(engineError);
         }
-        if (!(cause instanceof io.hikyaku.engine.store.StoreException)) {
+        if (!(cause instanceof io.hikyaku.engine.store.StoreException)
+                && !(cause instanceof java.util.concurrent.CancellationException)) {
             System.err.println("hikyaku-api: unexpected failure: " + cause);
         }
         return new ApiException("InternalError", "We encountered an internal error. Please try again.");

@@ -129,4 +129,20 @@ class LongPollEndToEndTest {
         sqs.send(url, "for the live one");
         assertThat(ServiceHarness.await(next).get("Messages").get(0).get("Body").asText()).isEqualTo("for the live one");
     }
+
+    @Test
+    void tenThousandParkedReceivesHoldNoThreads() {
+        String url = sqs.createQueue("crowd", null);
+        int threadsBefore = Thread.activeCount();
+        List<CompletableFuture<ObjectNode>> waiters = new ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            waiters.add(longPoll(url, 20));
+        }
+        assertThat(parked()).isEqualTo(10_000);
+        assertThat(Thread.activeCount()).isLessThanOrEqualTo(threadsBefore + 1);
+        sqs.clock.advance(Duration.ofSeconds(20));
+        CompletableFuture.allOf(waiters.toArray(new CompletableFuture[0])).orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).join();
+        assertThat(waiters).allMatch(f -> f.join().isEmpty());
+        assertThat(parked()).isZero();
+    }
 }

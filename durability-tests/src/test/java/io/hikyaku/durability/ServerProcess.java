@@ -30,7 +30,8 @@ final class ServerProcess implements AutoCloseable {
         Files.createDirectories(log.getParent());
         List<String> command = List.of(javaBin(), "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-jar", jar.toString(), "serve", "--host", "127.0.0.1", "--port", Integer.toString(port),
-                "--storage", "rocksdb", "--durability", "fsync", "--data-dir", dataDir.toString());
+                "--storage", "rocksdb", "--durability", System.getProperty("hikyaku.durability.mode", "fsync"),
+                "--data-dir", dataDir.toString());
         Process p = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         ServerProcess server = new ServerProcess(p, port, log);

@@ -55,10 +55,14 @@ final class MoveTask {
         return Math.max(0, (now - startedAt)) * effectiveRate() / 1000;
     }
 
-    /** When the next message may move. */
+    /** Tick granularity: moves are batched per 100 ms rather than one tick per message. */
+    static final long TICK_MS = 100;
+
+    /** When the next message may move, rounded up to the task's 100 ms tick grid. */
     long nextMoveAt() {
         long n = moved + 1;
-        return startedAt + (n * 1000 + effectiveRate() - 1) / effectiveRate();
+        long exact = (n * 1000 + effectiveRate() - 1) / effectiveRate();
+        return startedAt + (exact + TICK_MS - 1) / TICK_MS * TICK_MS;
     }
 
     String handle() {

@@ -42,6 +42,7 @@ public final class QueueEngine {
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     private final Store store;
+    private final int inflightLimit;
     private final String defaultRegion;
     final Registry queues = new Registry();
     /** Recently deleted names: "account\0name" -> deletedAt, and the same ordered by expiry. */
@@ -54,6 +55,12 @@ public final class QueueEngine {
 
     /** Loads all state from {@code store}; {@code defaultRegion} is used when a command gives none. */
     public QueueEngine(Store store, String defaultRegion) {
+        this(store, defaultRegion, QueueState.INFLIGHT_LIMIT);
+    }
+
+    /** With another in-flight limit per queue (tests). */
+    QueueEngine(Store store, String defaultRegion, int inflightLimit) {
+        this.inflightLimit = inflightLimit;
         this.store = store;
         this.defaultRegion = defaultRegion;
         this.tasks = new MoveTasks(this);
@@ -650,15 +657,18 @@ public final class QueueEngine {
         int vt = requested != null ? requested : q.settings.visibilityTimeout;
         StoreBatch b = new StoreBatch();
         List<ReceivedMessage> out = q.fifo ? receiveFifo(q, c, vt, b) : receiveStandard(q, c, vt, b);
+        if (vt == 0 && !out.isEmpty() && q.advance(now, b)) {
+            pendingWakeups.add(q.ref()); // VisibilityTimeout 0: visible again at once
+        }
         return finish(q, b, out);
     }
 
     private List<ReceivedMessage> receiveStandard(QueueState q, ReceiveMessages c, int vt, StoreBatch b) {
-        if (q.inflight >= QueueState.INFLIGHT_LIMIT) {
+        if (q.inflight >= inflightLimit) {
             throw new EngineException(ErrorTypes.OVER_LIMIT, Texts.OVER_LIMIT_INFLIGHT);
         }
         List<ReceivedMessage> out = new ArrayList<>();
-        while (out.size() < c.maxMessages() && q.inflight < QueueState.INFLIGHT_LIMIT) {
+        while (out.size() < c.maxMessages() && q.inflight < inflightLimit) {
             Message m = q.fair().next();
             if (m == null) {
                 break;
@@ -684,7 +694,7 @@ public final class QueueEngine {
                 q.removeAttempt(attemptId, b);
             }
         }
-        int room = QueueState.INFLIGHT_LIMIT - q.inflight;
+        int room = inflightLimit - q.inflight;
         int max = Math.min(c.maxMessages(), room);
         List<ReceivedMessage> out = new ArrayList<>();
         List<Long> seqs = new ArrayList<>();

@@ -79,6 +79,21 @@ class MoveTaskTest {
     }
 
     @Test
+    void fastTasksMoveInBatchesEvery100Milliseconds() {
+        fillDlq(120);
+        f.engine.startMessageMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 500, "fast", f.now));
+        assertThat(f.engine.nextDeadline()).isEqualTo(f.now + 100);
+        f.advance(100);
+        f.engine.tick(f.now);
+        assertThat(latest().approximateNumberOfMessagesMoved()).isEqualTo(50);
+        assertThat(f.engine.nextDeadline()).isEqualTo(f.now + 100);
+        f.advance(150);
+        f.engine.tick(f.now);
+        assertThat(latest().approximateNumberOfMessagesMoved()).isEqualTo(120);
+        assertThat(latest().status()).isEqualTo("COMPLETED");
+    }
+
+    @Test
     void withoutDestinationMessagesReturnToTheirSource() {
         fillDlq(3);
         f.engine.startMessageMoveTask(new StartMoveTask(arn("dlq"), null, null, "t", f.now));

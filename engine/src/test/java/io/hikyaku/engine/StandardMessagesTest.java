@@ -41,6 +41,15 @@ class StandardMessagesTest {
     }
 
     @Test
+    void zeroVisibilityTimeoutLeavesTheMessageVisible() {
+        QueueRef q = f.create("q");
+        f.send(q, "a");
+        assertThat(f.receive(q, 10, 0)).hasSize(1);
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(1, 0, 0));
+        assertThat(f.receive(q, 10, 0).get(0).approximateReceiveCount()).isEqualTo(2);
+    }
+
+    @Test
     void lazyProcessingWithoutTick() {
         QueueRef q = f.create("q");
         f.send(q, "a");
@@ -228,7 +237,36 @@ class StandardMessagesTest {
     }
 
     @Test
-    void inFlightLimitGivesOverLimit() {
+    void inFlightLimitGivesOverLimitOnStandardQueues() {
+        assertThat(QueueState.INFLIGHT_LIMIT).isEqualTo(120_000);
+        f.engine = new QueueEngine(f.store, "us-east-1", 25);
+        QueueRef q = f.create("q");
+        for (int i = 0; i < 26; i++) {
+            f.send(q, "m" + i);
+        }
+        assertThat(f.receive(q, 10)).hasSize(10);
+        assertThat(f.receive(q, 10)).hasSize(10);
+        assertThat(f.receive(q, 10)).hasSize(5);
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(1, 25, 0));
+        assertError(() -> f.receive(q, 1), "OverLimit",
+                "Too many messages have been received without being deleted. Please delete your received messages or let them timeout before receiving more.");
+    }
+
+    @Test
+    void inFlightLimitOnFifoQueuesReturnsFewerMessages() {
+        f.engine = new QueueEngine(f.store, "us-east-1", 5);
+        QueueRef q = f.createFifo("q.fifo");
+        for (int i = 0; i < 8; i++) {
+            f.sendFifo(q, "m" + i, "g" + i, "d" + i);
+        }
+        assertThat(f.receive(q, 3)).hasSize(3);
+        assertThat(f.receive(q, 10)).hasSize(2);
+        assertThat(f.receive(q, 10)).isEmpty();
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(3, 5, 0));
+    }
+
+    @Test
+    void realInFlightLimitIs120kOnStandardQueues() {
         QueueRef q = f.create("q");
         for (int i = 0; i < QueueState.INFLIGHT_LIMIT; i++) {
             f.engine.sendMessage(q, new SendMessage("m", null, null, null, null, null, "s", "id" + i), f.now);

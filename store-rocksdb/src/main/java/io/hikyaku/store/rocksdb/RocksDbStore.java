@@ -57,9 +57,17 @@ public final class RocksDbStore implements Store {
 
     public static RocksDbStore open(Path dataDir, RocksDbStoreOptions options) {
         DataDirectory directory = DataDirectory.open(dataDir);
+        OpenDb db;
         try {
-            return new RocksDbStore(directory, options, OpenDb.open(directory.path(), options));
+            db = OpenDb.open(directory.path(), options);
         } catch (RuntimeException e) {
+            directory.close();
+            throw e;
+        }
+        try {
+            return new RocksDbStore(directory, options, db);
+        } catch (RuntimeException e) {
+            db.close();
             directory.close();
             throw e;
         }
@@ -70,8 +78,7 @@ public final class RocksDbStore implements Store {
      * must not exist. Fails with "in use" if a server has it open: use {@link #checkpoint} there.
      */
     public static void backup(Path dataDir, Path targetDir) {
-        if (!Files.isDirectory(dataDir.resolve(FormatFile.NAME).getParent())
-                || !Files.exists(dataDir.resolve(FormatFile.NAME))) {
+        if (!Files.isRegularFile(dataDir.resolve(FormatFile.NAME))) {
             throw new StoreException("data directory " + dataDir.toAbsolutePath() + " holds no Hikyaku store");
         }
         try (RocksDbStore store = open(dataDir)) {

@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# Side-by-side SQS benchmarks: Hikyaku (durable and --storage memory), ElasticMQ 1.7.1 (in-memory
+# and H2-persisted) and nginx (fixed 200 JSON: the ceiling of HTTP request handling), one server
+# at a time on 127.0.0.1, the server order rotated every round. Every server is started and
+# stopped here; every run is bounded in time. Results: bench/results/<date>-<scenario>.txt,
+# then a table of medians and ratios. Installs nothing outside bench/work except via Maven.
+#
+# usage: bench/run.sh [--scenarios "send cycle ..."] [--servers "hikyaku ..."] [--rounds 3]
+#                     [--duration 10] [--backlog-n 1000000] [--startup-n 1000000] [--waiters 10000]
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+WORK="$ROOT/bench/work"
+JAR="$ROOT/bench/target/hikyaku-bench.jar"
+EMQ_LIB="$WORK/elasticmq"
+
+SCENARIOS="send send-single cycle cycle-at-rate fifo backlog longpoll startup idle"
+SERVERS="hikyaku hikyaku-memory elasticmq-memory elasticmq-h2 nginx"
+ROUNDS=3
+DURATION=10
+BACKLOG_N=1000000
+STARTUP_N=1000000
+WAITERS=10000
+PORT=${BENCH_PORT:-19324}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --scenarios) SCENARIOS="$2"; shift 2 ;;
+    --servers) SERVERS="$2"; shift 2 ;;
+    --rounds) ROUNDS="$2"; shift 2 ;;
+    --duration) DURATION="$2"; shift 2 ;;
+    --backlog-n) BACKLOG_N="$2"; shift 2 ;;
+    --startup-n) STARTUP_N="$2"; shift 2 ;;
+    --waiters) WAITERS="$2"; shift 2 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+
+mkdir -p "$WORK/logs" "$WORK/data"
+LOG="$WORK/logs"
+export BENCH_SERVER_LOG="$LOG/startup-idle.log"
+ENDPOINT="http://127.0.0.1:$PORT"
+SERVER_PID=""
+WRAPPER_PID=""
+
+log() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
+
+# ---- prerequisites (Maven only) ----
+if [ ! -f "$JAR" ]; then
+  log "building the bench jar"
+  mvn -B -q -pl bench -am package -DskipTests
+fi
+if ! ls "$EMQ_LIB"/elasticmq-server_2.13-1.7.1.jar >/dev/null 2>&1; then
+  log "fetching ElasticMQ 1.7.1 jars into $EMQ_LIB"
+  mvn -B -q -f bench/elasticmq/pom.xml dependency:copy-dependencies -DoutputDirectory="$EMQ_LIB"
+fi
+HAVE_HIKYAKU=0
+if [ -x "$ROOT/hikyaku" ] && [ -f "$ROOT/server/target/hikyaku.jar" ]; then HAVE_HIKYAKU=1; fi
+
+# ---- how each server starts (a command line; data dir per round, fresh) ----
+server_cmd() { # name datadir
+  local name="$1" data="$2"
+  case "$name" in
+    hikyaku) echo "exec '$ROOT/hikyaku' serve --port $PORT --data-dir '$data'" ;;
+    hikyaku-memory) echo "exec '$ROOT/hikyaku' serve --port $PORT --storage memory" ;;
+    elasticmq-memory|elasticmq-h2)
+      local conf=memory extra=""
+      if [ "$name" = elasticmq-h2 ]; then
+        conf=h2
+        extra="-Dmessages-storage.uri=jdbc:h2:$data/elasticmq-h2 -Dqueues-storage.path=$data/queues.conf"
+      fi
+      # max-connections raised from pekko's 1024 so the 10k long-poll waiters can connect at all.
+      echo "exec java -Dconfig.file='$ROOT/bench/elasticmq/$conf.conf'" \
+        "-Dlogback.configurationFile='$ROOT/bench/elasticmq/logback.xml'" \
+        "-Drest-sqs.bind-port=$PORT -Dnode-address.port=$PORT -Dpekko.http.server.max-connections=20000" \
+        "$extra -cp '$EMQ_LIB/*' org.elasticmq.server.Main" ;;
+    nginx)
+      mkdir -p "$WORK/nginx"
+      sed -e "s#@PORT@#$PORT#g; s#@WORK@#$WORK/nginx#g" bench/nginx/nginx.conf.template > "$WORK/nginx/nginx.conf"
+      echo "exec /usr/sbin/nginx -e '$WORK/nginx/error.log' -p '$WORK/nginx' -c '$WORK/nginx/nginx.conf'" ;;
+    *) echo "unknown server $name" >&2; return 1 ;;
+  esac
+}
+
+available() {
+  case "$1" in
+    hikyaku|hikyaku-memory) [ "$HAVE_HIKYAKU" = 1 ] ;;
+    nginx) [ -x /usr/sbin/nginx ] ;;
+    *) true ;;
+  esac
+}
+
+durable() { [ "$1" = hikyaku ] || [ "$1" = elasticmq-h2 ]; }
+
+# The JVM (or nginx) itself, also when started through a wrapper script.
+resolve_pid() {
+  local pid="$1" comm
+  for _ in $(seq 1 50); do
+    comm="$(cat /proc/$pid/comm 2>/dev/null || true)"
+    if [ "$comm" = java ] || [ "$comm" = nginx ]; then echo "$pid"; return; fi
+    local child; child="$(pgrep -P "$pid" | head -1 || true)"
+    if [ -n "$child" ]; then pid="$child"; else sleep 0.1; fi
+  done
+  echo "$1"
+}
+
+ready() {
+  curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/x-amz-json-1.0' \
+    -H 'X-Amz-Target: AmazonSQS.ListQueues' -d '{}' "$ENDPOINT/" 2>/dev/null | grep -q '^200$'
+}
+
+start_server() { # name datadir
+  local cmd; cmd="$(server_cmd "$1" "$2")"
+  bash -c "$cmd" >> "$LOG/$1.log" 2>&1 &
+  WRAPPER_PID=$!
+  for _ in $(seq 1 600); do
+    if ready; then SERVER_PID="$(resolve_pid "$WRAPPER_PID")"; return 0; fi
+    if ! kill -0 "$WRAPPER_PID" 2>/dev/null; then log "$1 exited during startup (see $LOG/$1.log)"; return 1; fi
+    sleep 0.1
+  done
+  log "$1 not ready after 60 s"; stop_server; return 1
+}
+
+stop_server() {
+  [ -n "$WRAPPER_PID" ] || return 0
+  local pids="$WRAPPER_PID $SERVER_PID"
+  kill $pids 2>/dev/null || true
+  for _ in $(seq 1 150); do
+    local alive=0
+    for p in $pids; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
+  done
+  kill -9 $pids 2>/dev/null || true
+  wait "$WRAPPER_PID" 2>/dev/null || true
+  WRAPPER_PID=""; SERVER_PID=""
+}
+trap stop_server EXIT INT TERM
+
+bench() { # server scenario extra-args...
+  local server="$1" scenario="$2"; shift 2
+  timeout 900 java -jar "$JAR" run --endpoint "$ENDPOINT" --server "$server" --scenario "$scenario" \
+    --duration "$DURATION" --results bench/results "$@" || log "run $scenario on $server failed"
+}
+
+# Scenarios that need the server running (started by this script). The light ones share one
+# server start; backlog and longpoll each get a fresh server so memory figures are their own.
+LIVE_GROUPS=("send send-single cycle cycle-at-rate fifo" "backlog" "longpoll")
+
+run_live() { # server round datadir "scenarios"
+  local server="$1" round="$2" data="$3" live=""
+  for s in $4; do
+    case " $SCENARIOS " in *" $s "*) ;; *) continue ;; esac
+    if [ "$server" = nginx ] && [ "$s" != send ] && [ "$s" != send-single ]; then continue; fi
+    live="$live $s"
+  done
+  [ -n "$live" ] || return 0
+  log "round $round: $server:$live"
+  rm -rf "$data"; mkdir -p "$data"
+  start_server "$server" "$data" || return 0
+  # Unmeasured warm-up so both the client's and the server's JIT are past the cold start.
+  if [ "$server" != nginx ]; then
+    java -jar "$JAR" run --endpoint "$ENDPOINT" --server "$server" --scenario cycle --duration 3 --warmup 0 \
+      --results "$WORK/warmup" > /dev/null 2>&1 || true
+  fi
+  for s in $live; do
+    case "$s" in
+      send|send-single)
+        if [ "$server" = nginx ]; then bench "$server" "$s" --server-pid "$SERVER_PID" --ceiling
+        else bench "$server" "$s" --server-pid "$SERVER_PID"; fi ;;
+      backlog) bench "$server" backlog --server-pid "$SERVER_PID" --messages "$BACKLOG_N" --drain-timeout 600 ;;
+      longpoll) bench "$server" longpoll --server-pid "$SERVER_PID" --waiters "$WAITERS" --rate 100 ;;
+      *) bench "$server" "$s" --server-pid "$SERVER_PID" ;;
+    esac
+  done
+  stop_server
+}
+
+run_round_on() { # server round
+  local server="$1" round="$2" data="$WORK/data/$1-r$2"
+  for group in "${LIVE_GROUPS[@]}"; do
+    run_live "$server" "$round" "$data" "$group"
+  done
+  [ "$server" = nginx ] && return 0
+  if [[ " $SCENARIOS " == *" idle "* ]]; then
+    rm -rf "$data"; mkdir -p "$data"
+    bench "$server" idle --server-cmd "$(server_cmd "$server" "$data")" --settle 5
+  fi
+  if [[ " $SCENARIOS " == *" startup "* ]]; then
+    rm -rf "$data"; mkdir -p "$data"
+    bench "$server" startup --server-cmd "$(server_cmd "$server" "$data")"
+    if durable "$server"; then
+      log "round $round: $server: preloading $STARTUP_N messages for startup-with-data"
+      if start_server "$server" "$data"; then
+        bench "$server" preload --server-pid "$SERVER_PID" --messages "$STARTUP_N" --queue-name bench-stored \
+          --drain-timeout 600
+        stop_server
+        bench "$server" startup --label startup-stored --queue-name bench-stored \
+          --server-cmd "$(server_cmd "$server" "$data")"
+      fi
+    fi
+  fi
+  rm -rf "$data"
+}
+
+STARTED="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+ACTIVE=""
+for s in $SERVERS; do
+  if available "$s"; then ACTIVE="$ACTIVE $s"; else log "skipping $s (not available)"; fi
+done
+read -r -a LIST <<< "$ACTIVE"
+for round in $(seq 1 "$ROUNDS"); do
+  n=${#LIST[@]}
+  for i in $(seq 0 $((n - 1))); do
+    # rotate the order each round so no server always runs first (or last) on a noisy machine
+    run_round_on "${LIST[$(( (i + round - 1) % n ))]}" "$round"
+  done
+done
+
+log "summary of runs since $STARTED (medians; ratios against elasticmq-memory)"
+java -jar "$JAR" summarize --results bench/results --since "$STARTED" --baseline elasticmq-memory \
+  | tee "$WORK/last-summary.md"

@@ -1,0 +1,75 @@
+package io.hikyaku.bench.client;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+
+import java.net.URI;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Netty HTTP/1.1 client for one SQS endpoint. Each virtual user gets its own keep-alive
+ * connection with at most one request in flight, so no pooling or locking is needed.
+ */
+public final class SqsHttpClient implements AutoCloseable {
+    private final EventLoopGroup group;
+    private final Bootstrap bootstrap;
+    private final String host;
+    private final int port;
+
+    public SqsHttpClient(URI endpoint, int ioThreads) {
+        this.host = endpoint.getHost();
+        this.port = endpoint.getPort() > 0 ? endpoint.getPort() : 80;
+        this.group = new MultiThreadIoEventLoopGroup(ioThreads, NioIoHandler.newFactory());
+        this.bootstrap = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(16 << 20));
+                    }
+                });
+    }
+
+    /** A new connection (a virtual user); the future completes once TCP is connected. */
+    public CompletableFuture<SqsConnection> connect() {
+        SqsConnection connection = new SqsConnection(this);
+        return connection.ensureConnected().thenApply(ignored -> connection);
+    }
+
+    Bootstrap bootstrap() {
+        return bootstrap;
+    }
+
+    String host() {
+        return host;
+    }
+
+    int port() {
+        return port;
+    }
+
+    String hostHeader() {
+        return host + ":" + port;
+    }
+
+    public EventLoopGroup group() {
+        return group;
+    }
+
+    @Override
+    public void close() {
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

@@ -1,0 +1,15 @@
+package io.hikyaku.bench.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** An HTTP answer: status code and the parsed JSON body (an empty object when there was none). */
+public record SqsResponse(int status, JsonNode body) {
+    public boolean ok() {
+        return status == 200;
+    }
+
+    @Override
+    public String toString() {
+        return status + " " + body;
+    }
+}

@@ -1,0 +1,135 @@
+package io.hikyaku.bench.scenario;
+
+import io.hikyaku.bench.check.MessageBody;
+import io.hikyaku.bench.client.SqsConnection;
+import io.hikyaku.bench.client.SqsHttpClient;
+import io.hikyaku.bench.client.SqsRequests;
+import io.hikyaku.bench.stats.ProcStats;
+import io.hikyaku.bench.stats.ResultLine;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Parks cfg.waiters long polls (WaitTimeSeconds=20, one connection each) on cfg.waiterQueues
+ * empty queues, measures the server's memory growth per waiter, then sends single messages
+ * round-robin over the queues and records wake-up latency (send time to the waiter's answer).
+ */
+final class LongPollScenario {
+    private static final int LONG_POLL_SECONDS = 20;
+    private final BenchConfig cfg;
+    private final SqsHttpClient client;
+
+    LongPollScenario(BenchConfig cfg, SqsHttpClient client) {
+        this.cfg = cfg;
+        this.client = client;
+    }
+
+    ResultLine run() throws Exception {
+        RunState state = new RunState(false);
+        int queues = Math.max(1, Math.min(cfg.waiterQueues(), cfg.waiters()));
+        List<String> urls = createQueues(queues);
+        long rssBefore = rss();
+        List<SqsConnection> conns = Vus.connect(client, cfg.waiters());
+        List<CompletableFuture<Void>> waiters = new ArrayList<>();
+        for (int i = 0; i < conns.size(); i++) {
+            waiters.add(new Consumer(conns.get(i), state, urls.get(i % queues), LONG_POLL_SECONDS).start());
+        }
+        Thread.sleep(cfg.settle().toMillis());
+        long rssParked = rss();
+        SqsConnection sender = client.connect().get(10, TimeUnit.SECONDS);
+        Window w = new Window(cfg.serverPid()).open();
+        long intervalNanos = 1_000_000_000L / Math.max(1, Math.min(cfg.rate(), 1000));
+        CompletableFuture<Void> sending = sendPaced(sender, state, urls, intervalNanos);
+        Thread.sleep(cfg.duration().toMillis());
+        state.producing = false;
+        sending.get(10, TimeUnit.SECONDS);
+        Vus.waitUntil(state.checker::drained, 10_000);
+        state.windowOpen = false;
+        w.close();
+        state.consuming = false;
+        state.closing = true;
+        long errors = state.errors.get();
+        Vus.closeAll(conns); // the parked polls end here; failures from this close are not counted
+        sender.close();
+        cleanup(urls);
+
+        Map<String, String> extra = new LinkedHashMap<>();
+        extra.put("waiters", Integer.toString(cfg.waiters()));
+        extra.put("queues", Integer.toString(queues));
+        extra.put("rss_before_mib", mib(rssBefore));
+        extra.put("rss_parked_mib", mib(rssParked));
+        extra.put("rss_per_waiter_kib", rssBefore < 0 || rssParked < 0 ? "-1"
+                : String.format(Locale.ROOT, "%.2f", (rssParked - rssBefore) / (double) cfg.waiters()));
+        ResultLine line = Results.line(cfg, state.checker.sentCount(), state.receiveLatency, w, state, extra);
+        return new ResultLine(line.time(), line.scenario(), line.server(), line.msgsPerSec(), line.p50Ms(),
+                line.p99Ms(), line.p999Ms(), line.serverCpuUsPerMsg(), line.serverRssMib(), line.clientCpuUsPerMsg(),
+                errors, line.extra());
+    }
+
+    private CompletableFuture<Void> sendPaced(SqsConnection sender, RunState state, List<String> urls,
+                                              long intervalNanos) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        long start = System.nanoTime();
+        new Object() {
+            long k;
+
+            void next() {
+                if (!state.producing) {
+                    done.complete(null);
+                    return;
+                }
+                long seq = state.nextSeq.getAndIncrement();
+                String url = urls.get((int) (k++ % urls.size()));
+                String body = new MessageBody(seq, 0, 0, System.nanoTime()).encode(cfg.bodySize());
+                sender.callOk("SendMessage", SqsRequests.sendMessage(url, body, null)).whenComplete((r, err) -> {
+                    if (err != null) {
+                        state.error(err);
+                    } else {
+                        state.checker.sent(seq);
+                    }
+                    long due = start + k * intervalNanos - System.nanoTime();
+                    sender.channel().eventLoop().schedule(this::next, Math.max(due, 0), TimeUnit.NANOSECONDS);
+                });
+            }
+        }.next();
+        return done;
+    }
+
+    private long rss() {
+        return cfg.serverPid() == null ? -1 : ProcStats.rssKib(cfg.serverPid());
+    }
+
+    private static String mib(long kib) {
+        return kib < 0 ? "-1" : String.format(Locale.ROOT, "%.1f", kib / 1024.0);
+    }
+
+    private List<String> createQueues(int n) throws Exception {
+        SqsConnection admin = client.connect().get(10, TimeUnit.SECONDS);
+        List<String> urls = new ArrayList<>();
+        String prefix = "bench-longpoll-" + System.currentTimeMillis() + "-";
+        for (int i = 0; i < n; i++) {
+            urls.add(admin.callOk("CreateQueue", SqsRequests.createQueue(prefix + i, Map.of()))
+                    .get(30, TimeUnit.SECONDS).path("QueueUrl").asText());
+        }
+        admin.close();
+        return urls;
+    }
+
+    private void cleanup(List<String> urls) {
+        try {
+            SqsConnection admin = client.connect().get(10, TimeUnit.SECONDS);
+            for (String u : urls) {
+                admin.call("DeleteQueue", SqsRequests.queueOnly(u)).get(30, TimeUnit.SECONDS);
+            }
+            admin.close();
+        } catch (Exception e) {
+            // Best effort only.
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.hikyaku.bench;
+
+import io.hikyaku.bench.scenario.BenchConfig;
+import io.hikyaku.bench.scenario.ScenarioRunner;
+import io.hikyaku.bench.stats.ResultLine;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every scenario, about a second each, against the in-test fake SQS endpoint. */
+@Timeout(30)
+class ScenarioSmokeTest {
+    private static FakeSqsServer server;
+    private static final String SELF_PID = Long.toString(ProcessHandle.current().pid());
+    @TempDir
+    static Path results;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = new FakeSqsServer(0);
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static BenchConfig config(String scenario, URI endpoint, String serverCmd) {
+        return new BenchConfig(endpoint, scenario, null, "fake", SELF_PID, Duration.ofMillis(1000), Duration.ofMillis(200), 4, 4, 256, 200,
+                20, 2000, 50, 5, 1, Duration.ofSeconds(15), Duration.ofMillis(300), false, serverCmd, null,
+                results, 1, 500);
+    }
+
+    private static URI endpoint() {
+        return URI.create("http://127.0.0.1:" + server.port());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"send", "send-single", "cycle", "cycle-at-rate", "fifo", "backlog", "longpoll"})
+    void queueScenarioRunsCleanly(String scenario) throws Exception {
+        ResultLine line = ScenarioRunner.run(config(scenario, endpoint(), null));
+        assertThat(line.scenario()).isEqualTo(scenario);
+        assertThat(line.errors()).as(line.format()).isZero();
+        assertThat(line.extra()).as(line.format()).containsEntry("check", "ok").containsEntry("lost", "0")
+                .containsEntry("dup", "0").containsEntry("order_violations", "0");
+        assertThat(Long.parseLong(line.extra().get("sent"))).as(line.format()).isPositive();
+        assertThat(line.msgsPerSec()).isPositive();
+        assertThat(line.p50Ms()).isPositive();
+        assertThat(line.p99Ms()).isGreaterThanOrEqualTo(line.p50Ms());
+        assertThat(line.serverRssMib()).isPositive();
+        assertThat(line.clientCpuUsPerMsg()).isGreaterThanOrEqualTo(0);
+        assertThat(Files.readString(results.resolve(line.time().toString().substring(0, 10) + "-" + scenario
+                + ".txt"))).contains("scenario=" + scenario + " server=fake");
+    }
+
+    @Test
+    void cycleAtRateHoldsTheTargetRate() throws Exception {
+        ResultLine line = ScenarioRunner.run(config("cycle-at-rate", endpoint(), null));
+        assertThat(line.msgsPerSec()).as(line.format()).isBetween(100.0, 300.0); // target 200 msg/s
+    }
+
+    @Test
+    void backlogPreloadsExactlyTheRequestedCount() throws Exception {
+        ResultLine line = ScenarioRunner.run(config("backlog", endpoint(), null));
+        assertThat(line.extra()).containsEntry("preloaded", "2000").containsEntry("deleted", "2000");
+    }
+
+    @Test
+    void ceilingModeNeedsNoQueue() throws Exception {
+        BenchConfig c = config("send", endpoint(), null);
+        BenchConfig ceiling = new BenchConfig(c.endpoint(), "send", "send-ceiling", "fake", SELF_PID, c.duration(), c.warmup(), 2,
+                2, 256, 100, 10, 10, 10, 1, 1, c.drainTimeout(), c.settle(), true, null, null, results, 1, 500);
+        long before = server.requests();
+        ResultLine line = ScenarioRunner.run(ceiling);
+        // The fake answers an unknown queue with 400, which the ceiling run must count as errors.
+        assertThat(line.scenario()).isEqualTo("send-ceiling");
+        assertThat(line.errors()).isPositive();
+        assertThat(server.requests()).isGreaterThan(before);
+        assertThat(line.extra()).doesNotContainKey("check");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"startup", "idle"})
+    void processScenariosStartAndStopTheServer(String scenario) throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        String javaBin = ProcessHandle.current().info().command().orElse("java");
+        String cmd = "exec '" + javaBin + "' -cp '" + System.getProperty("java.class.path") + "' "
+                + FakeSqsServer.class.getName() + " " + port;
+        ResultLine line = ScenarioRunner.run(config(scenario, URI.create("http://127.0.0.1:" + port), cmd));
+        double startupMs = Double.parseDouble(line.extra().get("startup_ms"));
+        assertThat(startupMs).as(line.format()).isBetween(1.0, 15_000.0);
+        assertThat(line.serverRssMib()).as(line.format()).isPositive();
+        // stopped again: the port is free
+        try (ServerSocket s = new ServerSocket(port, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            assertThat(s.getLocalPort()).isEqualTo(port);
+        }
+    }
+}

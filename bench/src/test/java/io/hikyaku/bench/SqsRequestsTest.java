@@ -1,0 +1,73 @@
+package io.hikyaku.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hikyaku.bench.client.SqsConnection;
+import io.hikyaku.bench.client.SqsRequests;
+import io.netty.handler.codec.http.FullHttpRequest;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SqsRequestsTest {
+    private static JsonNode json(Object node) throws Exception {
+        return SqsRequests.JSON.readTree(SqsRequests.bytes((com.fasterxml.jackson.databind.node.ObjectNode) node));
+    }
+
+    @Test
+    void sendMessageBatchHasEntriesWithIdsBodiesAndGroups() throws Exception {
+        JsonNode n = json(SqsRequests.sendMessageBatch("http://q/1/a.fifo",
+                List.of(new SqsRequests.Entry("e0", "b0", "g1"), new SqsRequests.Entry("e1", "b1", "g1"))));
+        assertThat(n.path("QueueUrl").asText()).isEqualTo("http://q/1/a.fifo");
+        assertThat(n.path("Entries")).hasSize(2);
+        assertThat(n.path("Entries").get(1).path("Id").asText()).isEqualTo("e1");
+        assertThat(n.path("Entries").get(1).path("MessageBody").asText()).isEqualTo("b1");
+        assertThat(n.path("Entries").get(0).path("MessageGroupId").asText()).isEqualTo("g1");
+    }
+
+    @Test
+    void standardEntriesCarryNoGroup() throws Exception {
+        JsonNode n = json(SqsRequests.sendMessage("u", "body", null));
+        assertThat(n.has("MessageGroupId")).isFalse();
+        assertThat(n.path("MessageBody").asText()).isEqualTo("body");
+    }
+
+    @Test
+    void receiveAndDeleteShapes() throws Exception {
+        JsonNode r = json(SqsRequests.receiveMessage("u", 10, 20, 300));
+        assertThat(r.path("MaxNumberOfMessages").asInt()).isEqualTo(10);
+        assertThat(r.path("WaitTimeSeconds").asInt()).isEqualTo(20);
+        assertThat(r.path("VisibilityTimeout").asInt()).isEqualTo(300);
+        JsonNode d = json(SqsRequests.deleteMessageBatch("u", List.of("h0", "h1")));
+        assertThat(d.path("Entries").get(0).path("Id").asText()).isEqualTo("d0");
+        assertThat(d.path("Entries").get(1).path("ReceiptHandle").asText()).isEqualTo("h1");
+    }
+
+    @Test
+    void createQueuePutsAttributesOnlyWhenGiven() throws Exception {
+        assertThat(json(SqsRequests.createQueue("q", Map.of())).has("Attributes")).isFalse();
+        JsonNode f = json(SqsRequests.createQueue("q.fifo", Map.of("FifoQueue", "true")));
+        assertThat(f.path("Attributes").path("FifoQueue").asText()).isEqualTo("true");
+    }
+
+    @Test
+    void httpRequestIsAwsJson10Post() {
+        byte[] body = "{\"QueueUrl\":\"u\"}".getBytes(StandardCharsets.UTF_8);
+        FullHttpRequest req = SqsConnection.buildRequest("127.0.0.1:9324", "ReceiveMessage", body);
+        try {
+            assertThat(req.method().name()).isEqualTo("POST");
+            assertThat(req.uri()).isEqualTo("/");
+            assertThat(req.headers().get("X-Amz-Target")).isEqualTo("AmazonSQS.ReceiveMessage");
+            assertThat(req.headers().get("Content-Type")).isEqualTo("application/x-amz-json-1.0");
+            assertThat(req.headers().get("Host")).isEqualTo("127.0.0.1:9324");
+            assertThat(req.headers().getInt("Content-Length")).isEqualTo(body.length);
+            assertThat(req.headers().get("Authorization")).startsWith("AWS4-HMAC-SHA256 Credential=");
+            assertThat(req.content().toString(StandardCharsets.UTF_8)).isEqualTo("{\"QueueUrl\":\"u\"}");
+        } finally {
+            req.release();
+        }
+    }
+}
