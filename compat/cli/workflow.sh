@@ -68,8 +68,10 @@ echo "protocol: $PROTOCOL"
 [ -z "$EXPECT_PROTOCOL" ] || assert_eq "$PROTOCOL" "$EXPECT_PROTOCOL" "CLI wire protocol"
 
 # Newer CLIs know the message-move-task commands and MessageSystemAttributeNames; v2.9 (2022) does not.
-# (An unknown subcommand fails as "Invalid choice" before any request is made.)
-if "$AWS_BIN" sqs list-message-move-tasks 2>&1 | grep -q 'Invalid choice'; then MODERN=0; else MODERN=1; fi
+# (Called without its required argument, a known subcommand says so before making any request.)
+PROBE=$("$AWS_BIN" sqs list-message-move-tasks 2>&1)
+if grep -q 'arguments are required' <<<"$PROBE"; then MODERN=1; else MODERN=0; fi
+echo "message-move-task commands: $([ $MODERN -eq 1 ] && echo yes || echo no)"
 if [ $MODERN -eq 1 ]; then SYSATTRS=(--message-system-attribute-names All); else SYSATTRS=(--attribute-names All); fi
 # v2 reads blob arguments as base64 unless told otherwise; v1 takes them raw.
 BINFMT=()
