@@ -56,6 +56,12 @@ final class QueryInputConverter {
                 }
             } else if (fieldShape instanceof MapOf map) {
                 TreeMap<Integer, Item> items = itemsOf(params, name);
+                if (items.isEmpty() && !name.equals(field.jsonName())) {
+                    // Older SDKs (Java v2 before JSON, used by the temporary queues client) send the
+                    // JSON member name, e.g. "Tags.1.Key" instead of "Tag.1.Key"; Amazon SQS accepts both.
+                    name = field.jsonName();
+                    items = itemsOf(params, name);
+                }
                 if (!items.isEmpty()) {
                     out.set(field.jsonName(), map(map, items, path + name + "."));
                 }

@@ -89,6 +89,8 @@ class QueryInputConversionTest {
                         "{'SourceArn':'s','DestinationArn':'d','MaxNumberOfMessagesPerSecond':'50'}"),
                 Arguments.of("TagQueue", Q + "Tag.1.Key=a&Tag.1.Value=1&Tag.2.Key=b&Tag.2.Value=",
                         "{" + QJ + "'Tags':{'a':'1','b':''}}"),
+                Arguments.of("TagQueue", Q + "Tags.1.Key=a&Tags.1.Value=1",
+                        "{" + QJ + "'Tags':{'a':'1'}}"),
                 Arguments.of("UntagQueue", Q + "TagKey.1=a&TagKey.2=b", "{" + QJ + "'TagKeys':['a','b']}"));
     }
 
