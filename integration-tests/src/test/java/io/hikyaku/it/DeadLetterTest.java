@@ -116,7 +116,6 @@ class DeadLetterTest extends SqsTestBase {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("server bug: non-JSON RedrivePolicy gives InvalidAttributeValue, not InvalidParameterValue (KNOWN-GAPS.md #3)")
     void redrivePolicyThatIsNotJson() {
         // AWS reports RedrivePolicy content errors as InvalidParameterValue ("Value ... for parameter RedrivePolicy is invalid.")
         assertV2Error(() -> createQueue(unique("dl-bad"), Map.of(QueueAttributeName.REDRIVE_POLICY, "not json")),

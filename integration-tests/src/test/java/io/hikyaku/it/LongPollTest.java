@@ -177,7 +177,6 @@ class LongPollTest extends SqsTestBase {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("server bug: DeleteMessage that unlocks a FIFO group does not wake parked receives (KNOWN-GAPS.md #4)")
     void fifoPollIgnoresALockedGroupAndWakesWhenTheLockIsReleased() throws Exception {
         String url = createFifoQueue(uniqueFifo("lp-lock"), Map.of(QueueAttributeName.CONTENT_BASED_DEDUPLICATION, "true"));
         sqs.sendMessage(b -> b.queueUrl(url).messageBody("a1").messageGroupId("A"));

@@ -80,7 +80,6 @@ class PermissionsTagsTest extends SqsTestBase {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("server bug: AddPermission accepts an unknown action name (KNOWN-GAPS.md #1)")
     void addPermissionWithAnUnknownAction() {
         String url = createQueue(unique("perm"));
         // AWS: "Value SQS:<action> for parameter ActionName is invalid. Reason: Please refer to the appropriate WSDL
@@ -92,7 +91,6 @@ class PermissionsTagsTest extends SqsTestBase {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("server bug: AddPermission accepts a label with spaces and punctuation (KNOWN-GAPS.md #2)")
     void addPermissionWithAnInvalidLabel() {
         String url = createQueue(unique("perm"));
         assertV2Error(() -> sqs.addPermission(b -> b.queueUrl(url).label("bad label!").awsAccountIds("111111111111")
