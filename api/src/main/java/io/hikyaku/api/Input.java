@@ -154,17 +154,22 @@ final class Input {
         return out;
     }
 
-    /** A map of string to string, in request order; absent is an empty map. */
-    Map<String, String> stringMap(String name) {
+    /** The entries of a JSON map parameter (none when absent); anything but an object is a type error. */
+    private Iterator<Map.Entry<String, JsonNode>> mapEntries(String name) {
         JsonNode v = value(name);
-        Map<String, String> out = new LinkedHashMap<>();
         if (v == null) {
-            return out;
+            return java.util.Collections.emptyIterator();
         }
         if (!v.isObject()) {
             throw wrongType(v, "a Map");
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+        return v.fields();
+    }
+
+    /** A map of string to string, in request order; absent is an empty map. */
+    Map<String, String> stringMap(String name) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = mapEntries(name); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             out.put(e.getKey(), e.getValue().isNull() ? null : asString(e.getValue()));
         }
@@ -188,15 +193,8 @@ final class Input {
      * null value is an empty structure (not a missing entry), so the caller's checks refuse it.
      */
     Map<String, Input> objectMap(String name) {
-        JsonNode v = value(name);
         Map<String, Input> out = new LinkedHashMap<>();
-        if (v == null) {
-            return out;
-        }
-        if (!v.isObject()) {
-            throw wrongType(v, "a Map");
-        }
-        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = mapEntries(name); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             if (e.getValue().isNull()) { // a map value cannot be absent: null reads as {}, so it is validated
                 out.put(e.getKey(), new Input(null, protocol));
