@@ -10,15 +10,20 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The highest RocksDB sequence number whose batch is known to be fsynced in the WAL. Written after
- * each WAL sync (without its own fsync: a stale value only weakens the check, it never makes a
- * healthy store look damaged). At open, a recovered store whose latest sequence number is below it
- * has lost acknowledged writes, which point-in-time WAL recovery would otherwise do silently.
+ * The highest {@link BatchNumber} known to be fsynced in the WAL. Written after each WAL sync (without
+ * its own fsync: a stale value only weakens the check, it never makes a healthy store look damaged).
+ * At open, a recovered store whose last batch number is below it has lost acknowledged writes, which
+ * point-in-time WAL recovery would otherwise do silently.
  */
 final class DurableWatermark implements AutoCloseable {
 
     static final String NAME = "DURABLE_SEQUENCE";
-    private static final long CHECK = 0x48696b79616b7521L; // guards against a torn or foreign file
+    /**
+     * Guards against a torn or foreign file. Files written before the batch number existed held a
+     * RocksDB sequence number under another check word ({@code 0x48696b79616b7521}); they fail this
+     * check, so such a store opens without the check until the first sync after a write replaces the file.
+     */
+    private static final long CHECK = 0x48696b79616b4232L;
 
     private final FileChannel channel;
     private final ByteBuffer buffer = ByteBuffer.allocate(16);

@@ -30,14 +30,17 @@ final class OpenDb implements AutoCloseable {
 
     final RocksDB db;
     final Map<Keyspace, ColumnFamilyHandle> handles;
+    /** The {@code default} column family: holds only the store's {@link BatchNumber}. */
+    final ColumnFamilyHandle defaultFamily;
     final CompressionType compression;
     private final List<ColumnFamilyHandle> allHandles;
     private final Tuning tuning;
 
-    private OpenDb(RocksDB db, Map<Keyspace, ColumnFamilyHandle> handles, List<ColumnFamilyHandle> allHandles,
-                   Tuning tuning, CompressionType compression) {
+    private OpenDb(RocksDB db, Map<Keyspace, ColumnFamilyHandle> handles, ColumnFamilyHandle defaultFamily,
+                   List<ColumnFamilyHandle> allHandles, Tuning tuning, CompressionType compression) {
         this.db = db;
         this.handles = handles;
+        this.defaultFamily = defaultFamily;
         this.allHandles = allHandles;
         this.tuning = tuning;
         this.compression = compression;
@@ -45,7 +48,8 @@ final class OpenDb implements AutoCloseable {
 
     /**
      * Opens (creating if needed) the database in {@code dir}. Refuses, without modifying anything,
-     * a database that recovers to a state older than what was acknowledged as durable.
+     * a database that recovers to a state older than what was acknowledged as durable: one whose last
+     * {@link BatchNumber} is below the {@link DurableWatermark}.
      */
     static OpenDb open(Path dir, RocksDbStoreOptions options) {
         try {
@@ -83,7 +87,7 @@ final class OpenDb implements AutoCloseable {
                     }
                 }
             }
-            OpenDb open = new OpenDb(db, byKeyspace, all, tuning, compression);
+            OpenDb open = new OpenDb(db, byKeyspace, defaultFamily(descriptors, all), all, tuning, compression);
             if (options.verifyChecksumsOnOpen()) {
                 try {
                     db.verifyChecksum();
@@ -102,22 +106,37 @@ final class OpenDb implements AutoCloseable {
         }
     }
 
-    /** Replays the WAL read-only and compares the result with the durable watermark. */
+    /**
+     * Recovers the database read-only (WAL replayed in memory, nothing written) and compares the
+     * number of the last batch it holds with the durable watermark.
+     */
     private static void refuseIfBehind(Path dir, Tuning tuning, List<ColumnFamilyDescriptor> descriptors,
                                        long acknowledged) throws RocksDBException {
         List<ColumnFamilyHandle> handles = new ArrayList<>();
-        List<ColumnFamilyDescriptor> present = descriptors;
-        try (RocksDB readOnly = RocksDB.openReadOnly(tuning.dbOptions, dir.toString(), present, handles)) {
-            long recovered = readOnly.getLatestSequenceNumber();
-            handles.forEach(ColumnFamilyHandle::close);
+        try (RocksDB readOnly = RocksDB.openReadOnly(tuning.dbOptions, dir.toString(), descriptors, handles)) {
+            long recovered;
+            try {
+                recovered = BatchNumber.last(readOnly, defaultFamily(descriptors, handles));
+            } finally {
+                handles.forEach(ColumnFamilyHandle::close);
+            }
             if (recovered < acknowledged) {
-                throw new StoreException("data directory " + dir + " is damaged: the write-ahead log recovers "
-                        + "only up to sequence " + recovered + " but writes up to sequence " + acknowledged
-                        + " were acknowledged as durable (a log file is corrupted or missing). Refusing to start "
-                        + "so that nothing is lost silently; the directory was not modified. Restore a backup "
-                        + "or see STORAGE.md (recovery).");
+                throw new StoreException("data directory " + dir + " is damaged: it recovers only up to batch "
+                        + recovered + " but batches up to " + acknowledged + " were acknowledged as durable "
+                        + "(a log file is corrupted or missing). Refusing to start so that nothing is lost "
+                        + "silently; the directory was not modified. Restore a backup or see STORAGE.md (recovery).");
             }
         }
+    }
+
+    private static ColumnFamilyHandle defaultFamily(List<ColumnFamilyDescriptor> descriptors,
+                                                    List<ColumnFamilyHandle> handles) {
+        for (int i = 0; i < descriptors.size(); i++) {
+            if (Arrays.equals(descriptors.get(i).getName(), RocksDB.DEFAULT_COLUMN_FAMILY)) {
+                return handles.get(i);
+            }
+        }
+        throw new StoreException("RocksDB opened without its default column family"); // RocksDB requires it
     }
 
     /** Existing families first (in their stored order), then the missing keyspaces to create. */
@@ -170,6 +189,13 @@ final class OpenDb implements AutoCloseable {
                     + "start so that nothing is lost silently. Restore a backup or see STORAGE.md (recovery).", e);
         }
         return new StoreException("cannot open RocksDB store in " + dir + ": " + message, e);
+    }
+
+    /** The keyspaces' families and the default one (which holds the batch number). */
+    List<ColumnFamilyHandle> storeFamilies() {
+        List<ColumnFamilyHandle> families = new ArrayList<>(handles.values());
+        families.add(defaultFamily);
+        return families;
     }
 
     SstFileManager sstFileManager() {

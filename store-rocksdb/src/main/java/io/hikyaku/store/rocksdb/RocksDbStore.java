@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -34,14 +35,25 @@ public final class RocksDbStore implements Store {
     private final Syncer syncer;
     /** Reads and writes share; close takes it exclusively so no native call outlives the handles. */
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    /**
+     * Held while a batch gets its {@link BatchNumber} and goes into RocksDB, so that numbers are in
+     * WAL order even with concurrent writers (the write itself is unsynced: microseconds).
+     */
+    private final ReentrantLock writeOrder = new ReentrantLock();
+    /** Number of the last batch given out (guarded by writeOrder); failed writes burn theirs. */
+    private long lastNumbered;
+    /** Number of the last batch RocksDB accepted. */
+    private volatile long lastWritten;
     private volatile boolean closed;
 
-    private RocksDbStore(DataDirectory directory, RocksDbStoreOptions options, OpenDb open) {
+    private RocksDbStore(DataDirectory directory, RocksDbStoreOptions options, OpenDb open) throws RocksDBException {
         this.directory = directory;
         this.options = options;
         this.open = open;
         this.writeOptions = new WriteOptions().setSync(false);
-        long start = open.db.getLatestSequenceNumber();
+        long start = BatchNumber.last(open.db, open.defaultFamily);
+        this.lastNumbered = start;
+        this.lastWritten = start;
         this.watermark = DurableWatermark.open(directory.path(), start);
         this.syncer = new Syncer(this::syncWal, options.durability(), options.syncIntervalMillis(), start);
     }
@@ -66,6 +78,10 @@ public final class RocksDbStore implements Store {
         }
         try {
             return new RocksDbStore(directory, options, db);
+        } catch (RocksDBException e) {
+            db.close();
+            directory.close();
+            throw OpenDb.translate(directory.path(), e);
         } catch (RuntimeException e) {
             db.close();
             directory.close();
@@ -134,11 +150,11 @@ public final class RocksDbStore implements Store {
         if (batch.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
-        long sequence;
+        long number;
         lifecycle.readLock().lock();
         try {
             ensureOpen();
-            sequence = apply(batch);
+            number = apply(batch);
         } catch (RocksDBException e) {
             return CompletableFuture.failedFuture(new StoreException(
                     "cannot persist batch of " + batch.size() + " writes: " + e.getMessage(), e));
@@ -147,14 +163,22 @@ public final class RocksDbStore implements Store {
         } finally {
             lifecycle.readLock().unlock();
         }
-        return syncer.written(sequence);
+        return syncer.written(number);
     }
 
-    /** Applies the batch to memtables and the (unsynced) WAL; returns its last sequence number. */
+    /** Applies the batch to memtables and the (unsynced) WAL; returns its {@link BatchNumber}. */
     private long apply(StoreBatch batch) throws RocksDBException {
         try (WriteBatch wb = toWriteBatch(batch)) {
-            open.db.write(writeOptions, wb);
-            return open.db.getLatestSequenceNumber();
+            writeOrder.lock();
+            try {
+                long number = ++lastNumbered;
+                BatchNumber.put(wb, open.defaultFamily, number);
+                open.db.write(writeOptions, wb);
+                lastWritten = number;
+                return number;
+            } finally {
+                writeOrder.unlock();
+            }
         }
     }
 
@@ -176,13 +200,13 @@ public final class RocksDbStore implements Store {
         }
     }
 
-    /** Called only by the syncer thread. */
-    private void syncWal(long upToSequence) throws RocksDBException, IOException {
+    /** Called only by the syncer thread: batches up to {@code upToBatch} are in the WAL already. */
+    private void syncWal(long upToBatch) throws RocksDBException, IOException {
         lifecycle.readLock().lock();
         try {
             ensureOpen();
             open.db.flushWal(true);
-            watermark.advance(upToSequence);
+            watermark.advance(upToBatch);
         } finally {
             lifecycle.readLock().unlock();
         }
@@ -207,7 +231,7 @@ public final class RocksDbStore implements Store {
         try (Checkpoint checkpoint = Checkpoint.create(open.db)) {
             Files.createDirectories(target.getParent());
             // Everything up to here is in the checkpoint: it gets the same "recovers at least" check.
-            long included = open.db.getLatestSequenceNumber();
+            long included = lastWritten;
             checkpoint.createCheckpoint(target.toString());
             DurableWatermark.writeDurably(target, included);
             FormatFile.write(target);
@@ -225,7 +249,7 @@ public final class RocksDbStore implements Store {
         lifecycle.readLock().lock();
         try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
             ensureOpen();
-            for (ColumnFamilyHandle cf : open.handles.values()) {
+            for (ColumnFamilyHandle cf : open.storeFamilies()) {
                 open.db.flush(flush, cf);
                 open.db.compactRange(cf);
             }
@@ -263,7 +287,7 @@ public final class RocksDbStore implements Store {
             ensureOpen();
             for (String property : properties) {
                 long total = 0;
-                for (ColumnFamilyHandle cf : open.handles.values()) {
+                for (ColumnFamilyHandle cf : open.storeFamilies()) {
                     total += open.db.getLongProperty(cf, property);
                     if (property.startsWith("rocksdb.block-cache")) {
                         break; // one shared cache: every family reports the same number
@@ -307,7 +331,7 @@ public final class RocksDbStore implements Store {
             closed = true;
             try {
                 open.db.flushWal(true);
-                watermark.advance(open.db.getLatestSequenceNumber());
+                watermark.advance(lastWritten);
                 watermark.forceToDisk();
             } catch (RocksDBException | IOException e) {
                 // Nothing more to do: whatever was acknowledged was synced before its future completed.

@@ -14,6 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * The one thread that fsyncs the WAL. Writers apply their batch unsynced and, for FSYNC durability,
  * hand over a future; each sync completes every future of batches written before it began, so
  * concurrent requests share one fsync (group commit). For BATCH durability it syncs on a timer.
+ * "Sequence" here is the store's {@link BatchNumber}: it only has to grow in WAL order.
  */
 final class Syncer {
 

@@ -65,7 +65,11 @@ final class Tuning implements AutoCloseable {
                 .setCacheIndexAndFilterBlocks(true)
                 .setPinL0FilterAndIndexBlocksInCache(true)
                 .setBlockSize(16 * 1024);
-        defaultFamily = own(family(table, compression, 64 * 1024));
+        // The default family holds one key, the batch number, rewritten by every batch: its memtable
+        // grows by about 65 bytes a batch, so 1/16 of the MESSAGES buffer (256 KiB by default) flushes
+        // a one-key table every ~4 000 batches, about as often as MESSAGES with 1 KiB bodies. Larger
+        // would keep more WAL files alive (a family's memtable pins the WAL its oldest entry is in).
+        defaultFamily = own(family(table, compression, Math.max(64 * 1024, options.messagesWriteBufferBytes() / 16)));
         for (Keyspace space : Keyspace.values()) {
             long buffer = space == Keyspace.MESSAGES
                     ? options.messagesWriteBufferBytes()

@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -149,5 +151,112 @@ class CorruptionTest {
             raf.setLength(raf.length() - 100);
         }
         assertThat(opensWithEverything(dir)).isFalse();
+    }
+
+    // Issue 3: the check must never refuse a healthy store. RocksDB's sequence number went backwards
+    // across a reopen when the last batch ended with a SingleDelete that met its Put in a flush.
+
+    private static StoreBatch putThenSingleDeleteLast() {
+        return new StoreBatch().put(Keyspace.META, b("last"), b("2")).deleteOnceWritten(Keyspace.MESSAGES, b("m1"));
+    }
+
+    @Test
+    void reopeningTwiceWithoutWritesAfterABatchEndingInASingleDeleteIsNotRefused() throws Exception {
+        Path dir = tmp.resolve("data");
+        try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m1"), b("body"))).get(10, TimeUnit.SECONDS);
+            store.write(putThenSingleDeleteLast()).get(10, TimeUnit.SECONDS);
+        }
+        for (int open = 0; open < 3; open++) { // the first reopen flushes the recovered memtables
+            try (RocksDbStore store = RocksDbStore.open(dir)) {
+                assertThat(s(store.get(Keyspace.META, b("last")))).isEqualTo("2");
+                assertThat(store.get(Keyspace.MESSAGES, b("m1"))).isNull();
+            }
+        }
+        assertThat(DurableWatermark.read(dir)).isEqualTo(2);
+    }
+
+    @Test
+    void reopeningAfterAFlushThatDroppedTheLastWritesIsNotRefused() throws Exception {
+        Path dir = tmp.resolve("data");
+        try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m1"), b("body"))).get(10, TimeUnit.SECONDS);
+            store.write(putThenSingleDeleteLast()).get(10, TimeUnit.SECONDS);
+            store.flushAndCompact(); // the WAL holding both batches is deleted
+        }
+        try (RocksDbStore store = RocksDbStore.open(dir)) {
+            assertThat(s(store.get(Keyspace.META, b("last")))).isEqualTo("2");
+        }
+    }
+
+    @Test
+    void deletedWalAfterAFlushIsStillRefusedWhenItHeldAcknowledgedBatches() throws Exception {
+        Path dir = tmp.resolve("data");
+        try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m1"), b("body"))).get(10, TimeUnit.SECONDS);
+            store.flushAndCompact();
+            store.write(putThenSingleDeleteLast()).get(10, TimeUnit.SECONDS);
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path wal : files.filter(p -> p.getFileName().toString().endsWith(".log")).toList()) {
+                Files.delete(wal);
+            }
+        }
+        assertThatThrownBy(() -> RocksDbStore.open(dir))
+                .hasMessageContaining("recovers only up to batch 1 but batches up to 2 were acknowledged")
+                .hasMessageContaining("Refusing to start");
+    }
+
+    @Test
+    void concurrentWritersGetBatchNumbersInWalOrder() throws Exception {
+        Path dir = tmp.resolve("data");
+        int threads = 4;
+        int each = 300;
+        try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            List<Thread> writers = new ArrayList<>();
+            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int t = 0; t < threads; t++) {
+                int id = t;
+                writers.add(new Thread(() -> {
+                    try {
+                        for (int i = 0; i < each; i++) {
+                            store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m" + id + "-" + i), b("x"))
+                                    .deleteOnceWritten(Keyspace.MESSAGES, b("m" + id + "-" + i)))
+                                    .get(10, TimeUnit.SECONDS);
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                }));
+            }
+            writers.forEach(Thread::start);
+            for (Thread w : writers) {
+                w.join();
+            }
+            assertThat(failures).isEmpty();
+        }
+        assertThat(DurableWatermark.read(dir)).isEqualTo((long) threads * each);
+        for (int open = 0; open < 2; open++) {
+            RocksDbStore.open(dir).close();
+        }
+    }
+
+    @Test
+    void watermarkFromBeforeTheBatchNumberIsIgnoredNotRefused() throws Exception {
+        Path dir = tmp.resolve("data");
+        try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m1"), b("body"))).get(10, TimeUnit.SECONDS);
+        }
+        // What an older build left: a RocksDB sequence number under the old check word.
+        long legacySequence = 1_000_000;
+        java.nio.ByteBuffer old = java.nio.ByteBuffer.allocate(16).putLong(legacySequence)
+                .putLong(legacySequence ^ 0x48696b79616b7521L);
+        Files.write(dir.resolve(DurableWatermark.NAME), old.array());
+        assertThat(DurableWatermark.read(dir)).isZero();
+        try (RocksDbStore store = RocksDbStore.open(dir)) {
+            assertThat(s(store.get(Keyspace.MESSAGES, b("m1")))).isEqualTo("body");
+            store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m2"), b("body"))).get(10, TimeUnit.SECONDS);
+        }
+        assertThat(DurableWatermark.read(dir)).isEqualTo(2);
     }
 }
