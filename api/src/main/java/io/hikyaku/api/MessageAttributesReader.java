@@ -120,11 +120,34 @@ final class MessageAttributesReader {
         return exponent >= -128 && exponent <= 126;
     }
 
+    /**
+     * Strict base64 (standard alphabet; padding may be left out, as Java and most decoders allow). Line breaks and spaces
+     * are skipped, as some clients wrap long values; any other character outside the alphabet is
+     * a SerializationException over both protocols, so the request fails before anything is stored
+     * (the lenient MIME decoder would silently drop such characters and store different bytes).
+     */
     private static byte[] decodeBase64(String text) {
         try {
-            return Base64.getMimeDecoder().decode(text);
+            return Base64.getDecoder().decode(withoutWhitespace(text));
         } catch (IllegalArgumentException e) {
             throw Errors.serialization("Base64 encoded value is not valid");
         }
+    }
+
+    private static String withoutWhitespace(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\r' || c == '\n' || c == ' ' || c == '\t') {
+                StringBuilder b = new StringBuilder(text.length());
+                for (int j = 0; j < text.length(); j++) {
+                    char d = text.charAt(j);
+                    if (d != '\r' && d != '\n' && d != ' ' && d != '\t') {
+                        b.append(d);
+                    }
+                }
+                return b.toString();
+            }
+        }
+        return text;
     }
 }

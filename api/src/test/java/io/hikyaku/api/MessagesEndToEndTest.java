@@ -60,6 +60,33 @@ class MessagesEndToEndTest {
     }
 
     @Test
+    void invalidBase64InABinaryAttributeIsASerializationExceptionAndStoresNothing() {
+        String url = sqs.createQueue("bad64", null);
+        for (String bad : new String[] {"!!!!", "A", "AQ==AQ==", "A\u00e9ID", "AQ-_"}) {
+            ApiException e = sqs.error("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"b\","
+                    + "\"MessageAttributes\":{\"blob\":{\"DataType\":\"Binary\",\"BinaryValue\":\"" + bad + "\"}}}");
+            assertThat(e.errorType()).as(bad).isEqualTo("SerializationException");
+            assertThat(e.getMessage()).isEqualTo("Base64 encoded value is not valid");
+            ApiException batch = sqs.error("SendMessageBatch", "{\"QueueUrl\":\"" + url + "\",\"Entries\":["
+                    + "{\"Id\":\"ok\",\"MessageBody\":\"fine\"},"
+                    + "{\"Id\":\"bad\",\"MessageBody\":\"b\",\"MessageAttributes\":{\"blob\":{\"DataType\":\"Binary\","
+                    + "\"BinaryValue\":\"" + bad + "\"}}}]}");
+            assertThat(batch.errorType()).as("batch " + bad).isEqualTo("SerializationException");
+        }
+        // the whole batch failed, the good entry included: the queue is still empty
+        assertThat(sqs.receive(url, null).has("Messages")).isFalse();
+    }
+
+    @Test
+    void wrappedBase64IsAccepted() {
+        String url = sqs.createQueue("wrap64", null);
+        sqs.call("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"b\","
+                + "\"MessageAttributes\":{\"blob\":{\"DataType\":\"Binary\",\"BinaryValue\":\"AQ\\r\\nID\"}}}");
+        JsonNode m = sqs.receive(url, "\"MessageAttributeNames\":[\"All\"]").get("Messages").get(0);
+        assertThat(m.get("MessageAttributes").get("blob").get("BinaryValue").asText()).isEqualTo("AQID");
+    }
+
+    @Test
     void visibilityTimeoutExpiresWhenTheClockMoves() {
         String url = sqs.createQueue("vis", null);
         sqs.send(url, "hello");
