@@ -69,7 +69,9 @@ final class ReceiveSelection {
                 exact.add(name);
             }
         }
-        return new ReceiveSelection(system, all, exact, prefixes);
+        // A parked long poll keeps its selection: hold nothing for what was not asked for.
+        return new ReceiveSelection(system.isEmpty() ? Set.of() : system, all, exact.isEmpty() ? Set.of() : exact,
+                prefixes.isEmpty() ? List.of() : prefixes);
     }
 
     /** The system attributes of {@code m} the client asked for, as the Attributes map. */

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.engine.MessageAttribute;
 import io.hikyaku.engine.SendMessage;
 import io.hikyaku.engine.SendResult;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -48,7 +47,7 @@ final class SendEntries {
     static long payloadBytes(Input entry) {
         long total = 0;
         String body = entry.has("MessageBody") && entry.string("MessageBody") != null ? entry.string("MessageBody") : "";
-        total += body.getBytes(StandardCharsets.UTF_8).length;
+        total += Md5s.utf8Length(body);
         try {
             for (Map.Entry<String, MessageAttribute> a : MessageAttributesReader.userAttributes(entry).entrySet()) {
                 total += a.getValue().sizeWith(a.getKey());

@@ -54,8 +54,17 @@ final class Dec {
     }
 
     String str() {
-        byte[] b = bytes();
-        return b == null ? null : new String(b, StandardCharsets.UTF_8);
+        int n = i32();
+        if (n < 0) {
+            return null;
+        }
+        if (n > in.remaining()) {
+            throw new java.nio.BufferUnderflowException();
+        }
+        int at = in.position();
+        String s = new String(in.array(), at, n, StandardCharsets.UTF_8); // straight from the value: no copy first
+        in.position(at + n);
+        return s;
     }
 
     Integer nullableInt() {

@@ -1,22 +1,22 @@
 package io.hikyaku.engine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
-/** Compact binary writer for store values (DataOutputStream with nullable strings and maps). */
+/**
+ * Compact binary writer for store values: big-endian ints and longs, nullable length-prefixed
+ * strings (UTF-8) and byte arrays, maps and lists (the DataOutputStream layout). Writes straight
+ * into one growing array: no streams, and ASCII strings are copied without an intermediate array.
+ */
 final class Enc {
 
-    private final ByteArrayOutputStream bytes;
-    private final DataOutputStream out;
+    private byte[] buf;
+    private int len;
 
     private Enc(int capacity) {
-        bytes = new ByteArrayOutputStream(capacity);
-        out = new DataOutputStream(bytes);
+        buf = new byte[Math.max(16, capacity)];
     }
 
     /** Starts a value with its format version byte. */
@@ -29,12 +29,15 @@ final class Enc {
         return new Enc(capacity).u8(version);
     }
 
-    Enc u8(int v) {
-        try {
-            out.writeByte(v);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    private void room(int n) {
+        if (len + n > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
         }
+    }
+
+    Enc u8(int v) {
+        room(1);
+        buf[len++] = (byte) v;
         return this;
     }
 
@@ -43,40 +46,53 @@ final class Enc {
     }
 
     Enc i32(int v) {
-        try {
-            out.writeInt(v);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        room(4);
+        buf[len] = (byte) (v >>> 24);
+        buf[len + 1] = (byte) (v >>> 16);
+        buf[len + 2] = (byte) (v >>> 8);
+        buf[len + 3] = (byte) v;
+        len += 4;
         return this;
     }
 
     Enc i64(long v) {
-        try {
-            out.writeLong(v);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        room(8);
+        for (int i = 7; i >= 0; i--) {
+            buf[len + i] = (byte) v;
+            v >>>= 8;
         }
+        len += 8;
         return this;
     }
 
-    /** Nullable byte array: length -1 for null. */
     Enc bytes(byte[] v) {
         if (v == null) {
             return i32(-1);
         }
         i32(v.length);
-        try {
-            out.write(v);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        room(v.length);
+        System.arraycopy(v, 0, buf, len, v.length);
+        len += v.length;
         return this;
     }
 
-    /** Nullable string as UTF-8. */
     Enc str(String v) {
-        return bytes(v == null ? null : v.getBytes(StandardCharsets.UTF_8));
+        if (v == null) {
+            return i32(-1);
+        }
+        int n = v.length();
+        for (int i = 0; i < n; i++) {
+            if (v.charAt(i) >= 0x80) {
+                return bytes(v.getBytes(StandardCharsets.UTF_8)); // exactly what getBytes makes, surrogates included
+            }
+        }
+        i32(n);
+        room(n);
+        for (int i = 0; i < n; i++) {
+            buf[len + i] = (byte) v.charAt(i);
+        }
+        len += n;
+        return this;
     }
 
     Enc nullableInt(Integer v) {
@@ -99,6 +115,6 @@ final class Enc {
     }
 
     byte[] done() {
-        return bytes.toByteArray();
+        return len == buf.length ? buf : Arrays.copyOf(buf, len);
     }
 }

@@ -30,6 +30,8 @@ final class Message {
     long nonce;
     /** Visibility changed since the last receive (invalidates a ReceiveRequestAttemptId retry). */
     boolean touched;
+    /** The decoded stored message while {@link BodyCache} holds it (until the first delivery), else null. */
+    StoredMessage cached;
 
     Message(long seq, String groupId, long sentAt) {
         this.seq = seq;

@@ -137,7 +137,7 @@ final class MoveTasks {
             if (m == null) {
                 break;
             }
-            StoredMessage sm = engine.load(source, m.seq);
+            StoredMessage sm = engine.load(source, m);
             String destArn = t.destinationArn != null ? t.destinationArn : sm.sourceArn();
             QueueState dest = destArn == null ? null : engine.queues.byArn.get(destArn);
             if (dest == null || dest == source) {

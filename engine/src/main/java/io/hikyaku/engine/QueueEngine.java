@@ -428,10 +428,17 @@ public final class QueueEngine {
             m.state = Message.State.VISIBLE;
         }
         q.add(m);
+        q.bodies.offer(m, sm);
         return m;
     }
 
-    StoredMessage load(QueueState q, long seq) {
+    /** The stored part of {@code m}: from the body cache when it is still there, else from the store. */
+    StoredMessage load(QueueState q, Message m) {
+        StoredMessage cached = m.cached;
+        if (cached != null) {
+            return cached;
+        }
+        long seq = m.seq;
         byte[] v = store.get(Keyspace.MESSAGES, Keys.message(q.id, seq));
         if (v == null) {
             throw new io.hikyaku.engine.store.StoreException("message " + q.id + "/" + seq + " missing from the store");

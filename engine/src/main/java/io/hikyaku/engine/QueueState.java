@@ -41,6 +41,8 @@ final class QueueState {
     /** All messages by SentTimestamp: retention expiry pops from the front. */
     final TreeSet<Message> retention = new TreeSet<>(Message.BY_SENT_AT);
     final Delivery delivery;
+    /** Where decoded bodies of unreceived messages are kept (set when the queue is registered). */
+    BodyCache bodies = new BodyCache(0);
     int visible;
     int inflight;
     int delayed;
@@ -96,6 +98,7 @@ final class QueueState {
     }
 
     void remove(Message m) {
+        bodies.release(m);
         messages.remove(m.seq);
         retention.remove(m);
         if (m.state != Message.State.VISIBLE) {

@@ -89,14 +89,14 @@ final class Receiver {
         for (Message m : ms) {
             q.transition(m, Message.State.INFLIGHT, now + vt * 1000L);
             b.put(Keyspace.MESSAGE_STATE, Keys.message(q.id, m.seq), m.encodeState());
-            out.add(received(q, m, engine.load(q, m.seq)));
+            out.add(received(q, m, engine.load(q, m)));
         }
         return out;
     }
 
     /** Delivers {@code m}, or moves it to the dead-letter queue (returns null) when it has been received too often. */
     private ReceivedMessage deliver(QueueState q, Message m, int vt, long nonce, long now, StoreBatch b) {
-        StoredMessage sm = engine.load(q, m.seq);
+        StoredMessage sm = engine.load(q, m);
         RedrivePolicy rp = q.settings.redrivePolicy;
         if (rp != null && m.receiveCount >= rp.maxReceiveCount()) {
             QueueState dlq = engine.queues.byArn.get(rp.deadLetterTargetArn());
@@ -112,6 +112,7 @@ final class Receiver {
         m.lastReceiveAt = now;
         m.nonce = nonce;
         m.touched = false;
+        q.bodies.release(m); // in flight now: a later receive reads the store
         q.transition(m, Message.State.INFLIGHT, now + vt * 1000L);
         b.put(Keyspace.MESSAGE_STATE, Keys.message(q.id, m.seq), m.encodeState());
         return received(q, m, sm);

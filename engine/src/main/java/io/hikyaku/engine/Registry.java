@@ -9,6 +9,9 @@ import java.util.TreeSet;
 /** The queues by id, by (account, name) and by ARN, and the timer schedule over queues. */
 final class Registry {
 
+    /** Shared by every queue registered here. */
+    final BodyCache bodies = new BodyCache(BodyCache.DEFAULT_LIMIT_BYTES);
+
     final Map<Long, QueueState> byId = new HashMap<>();
     final Map<String, TreeMap<String, QueueState>> byAccount = new HashMap<>();
     final Map<String, QueueState> byArn = new HashMap<>();
@@ -17,6 +20,7 @@ final class Registry {
             Comparator.<QueueState>comparingLong(q -> q.scheduledAt).thenComparingLong(q -> q.id));
 
     void add(QueueState q) {
+        q.bodies = bodies;
         byId.put(q.id, q);
         byAccount.computeIfAbsent(q.accountId, a -> new TreeMap<>()).put(q.name, q);
         byArn.put(q.arn, q);

@@ -47,14 +47,30 @@ final class SendRules {
 
     /** SequenceNumber text: 20 digits, strictly increasing with the message seq. */
     static String sequenceNumber(long seq) {
-        return "1" + String.format("%019d", seq);
+        if (seq < 0) {
+            return "1" + String.format("%019d", seq); // never happens: seqs start at 1
+        }
+        String digits = Long.toString(seq);
+        StringBuilder out = new StringBuilder(20).append('1');
+        for (int i = digits.length(); i < 19; i++) {
+            out.append('0');
+        }
+        return out.append(digits).toString();
     }
 
-    static String sha256Hex(String body) {
+    /** One SHA-256 per thread: getInstance looks the provider up on every call. */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8)));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    });
+    private static final HexFormat HEX = HexFormat.of();
+
+    static String sha256Hex(String body) {
+        MessageDigest md = SHA256.get();
+        md.reset();
+        return HEX.formatHex(md.digest(body.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -2,7 +2,6 @@ package io.hikyaku.server.http;
 
 import io.hikyaku.protocol.HttpResponseData;
 import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.DateFormatter;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -11,7 +10,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.Date;
 import java.util.Map;
 
 /** Builds the Netty responses the server writes; every one carries a request id. */
@@ -31,7 +29,7 @@ final class NettyResponses {
         }
         response.headers().set(RequestIds.HEADER, requestId);
         response.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);
-        response.headers().set(HttpHeaderNames.DATE, DateFormatter.format(new Date(clock.millis())));
+        response.headers().set(HttpHeaderNames.DATE, DateHeader.of(clock.millis()));
         if (!keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         } else if (version.equals(HttpVersion.HTTP_1_0)) {

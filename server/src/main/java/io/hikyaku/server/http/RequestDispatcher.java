@@ -98,8 +98,11 @@ public final class RequestDispatcher {
         } catch (RuntimeException e) {
             return done(internalError(raw, decoded, e, requestId));
         }
+        // What encoding needs, without the request's headers, body and input tree: a parked long
+        // poll keeps this for up to 20 s, so it should hold as little as possible.
+        ApiRequest shape = new ApiRequest(decoded.action(), null, decoded.protocol(), decoded.acceptJson(), decoded.path());
         CompletableFuture<HttpResponseData> response =
-                call.handleAsync((result, failure) -> encode(raw, decoded, result, failure, requestId), encoder);
+                call.handleAsync((result, failure) -> encode(null, shape, result, failure, requestId), encoder);
         return new InFlight(response, call);
     }
 
