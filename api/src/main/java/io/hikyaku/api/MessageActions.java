@@ -33,6 +33,7 @@ final class MessageActions {
     }
 
     CompletableFuture<ObjectNode> sendMessage(CallContext context, ApiRequest request, Input in) {
+        MessageAttributesReader.checkBlobs(in);
         QueueRef queue = QueueUrls.resolve(in, request.path());
         SendMessage message = SendEntries.read(in, context, ids);
         return changeAndWake(queue, engine -> engine.sendMessage(queue, message, clock.millis()))
@@ -40,6 +41,12 @@ final class MessageActions {
     }
 
     CompletableFuture<ObjectNode> sendMessageBatch(CallContext context, ApiRequest request, Input in) {
+        List<Input> raw = in.objectList("Entries");
+        if (raw != null) {
+            for (Input entry : raw) {
+                MessageAttributesReader.checkBlobs(entry);
+            }
+        }
         QueueRef queue = QueueUrls.resolve(in, request.path());
         List<Input> entries = BatchRules.entries(in, "SendMessageBatchRequestEntry");
         long payload = 0;

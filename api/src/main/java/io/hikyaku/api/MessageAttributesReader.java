@@ -121,33 +121,42 @@ final class MessageAttributesReader {
     }
 
     /**
-     * Strict base64 (standard alphabet; padding may be left out, as Java and most decoders allow). Line breaks and spaces
-     * are skipped, as some clients wrap long values; any other character outside the alphabet is
-     * a SerializationException over both protocols, so the request fails before anything is stored
-     * (the lenient MIME decoder would silently drop such characters and store different bytes).
+     * Checks every blob of an entry's MessageAttributes and MessageSystemAttributes (BinaryValue and
+     * BinaryListValues, whatever the DataType) before anything else is read. Amazon SQS deserialises
+     * the whole body (Coral) before it validates anything, so a blob that is not base64 is a
+     * SerializationException ahead of any other error, and fails the whole request (a batch too).
      */
-    private static byte[] decodeBase64(String text) {
-        try {
-            return Base64.getDecoder().decode(withoutWhitespace(text));
-        } catch (IllegalArgumentException e) {
-            throw Errors.serialization("Base64 encoded value is not valid");
+    static void checkBlobs(Input entry) {
+        checkBlobs(entry.objectMap("MessageAttributes"));
+        checkBlobs(entry.objectMap("MessageSystemAttributes"));
+    }
+
+    private static void checkBlobs(Map<String, Input> attributes) {
+        for (Input value : attributes.values()) {
+            String binary = value.string("BinaryValue");
+            if (binary != null) {
+                decodeBase64(binary);
+            }
+            for (String item : value.stringList("BinaryListValues")) {
+                decodeBase64(item);
+            }
         }
     }
 
-    private static String withoutWhitespace(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\r' || c == '\n' || c == ' ' || c == '\t') {
-                StringBuilder b = new StringBuilder(text.length());
-                for (int j = 0; j < text.length(); j++) {
-                    char d = text.charAt(j);
-                    if (d != '\r' && d != '\n' && d != ' ' && d != '\t') {
-                        b.append(d);
-                    }
-                }
-                return b.toString();
-            }
+    /**
+     * A JSON blob, decoded as Coral does: standard alphabet, padded, so the length is a multiple of 4
+     * (Coral's message for that case); no whitespace. The Query codec hands over canonical base64
+     * (it checks and normalises form values itself, see protocol/PROTOCOL.md).
+     */
+    static byte[] decodeBase64(String text) {
+        if (text.length() % 4 != 0) {
+            throw Errors.serialization("Base64 encoded length is expected a multiple of 4 bytes but found: "
+                    + text.length());
         }
-        return text;
+        try {
+            return Base64.getDecoder().decode(text);
+        } catch (IllegalArgumentException e) {
+            throw Errors.serialization("Base64 encoded value is not valid");
+        }
     }
 }

@@ -62,28 +62,81 @@ class MessagesEndToEndTest {
     @Test
     void invalidBase64InABinaryAttributeIsASerializationExceptionAndStoresNothing() {
         String url = sqs.createQueue("bad64", null);
-        for (String bad : new String[] {"!!!!", "A", "AQ==AQ==", "A\u00e9ID", "AQ-_"}) {
+        String badChars = "Base64 encoded value is not valid";
+        String[][] cases = {
+            {"!!!!", badChars}, {"AQ==AQ==", badChars}, {"AQ-_", badChars}, {"A\u00e9ID", badChars},
+            {"=AQI", badChars}, {"A", lengthMessage(1)}, {"AQ", lengthMessage(2)}, {"AQ\r\nID", lengthMessage(6)},
+        };
+        for (String[] c : cases) {
+            String bad = c[0].replace("\r", "\\r").replace("\n", "\\n");
             ApiException e = sqs.error("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"b\","
                     + "\"MessageAttributes\":{\"blob\":{\"DataType\":\"Binary\",\"BinaryValue\":\"" + bad + "\"}}}");
-            assertThat(e.errorType()).as(bad).isEqualTo("SerializationException");
-            assertThat(e.getMessage()).isEqualTo("Base64 encoded value is not valid");
+            assertThat(e.errorType()).as(c[0]).isEqualTo("SerializationException");
+            assertThat(e.getMessage()).as(c[0]).isEqualTo(c[1]);
             ApiException batch = sqs.error("SendMessageBatch", "{\"QueueUrl\":\"" + url + "\",\"Entries\":["
                     + "{\"Id\":\"ok\",\"MessageBody\":\"fine\"},"
                     + "{\"Id\":\"bad\",\"MessageBody\":\"b\",\"MessageAttributes\":{\"blob\":{\"DataType\":\"Binary\","
                     + "\"BinaryValue\":\"" + bad + "\"}}}]}");
-            assertThat(batch.errorType()).as("batch " + bad).isEqualTo("SerializationException");
+            assertThat(batch.errorType()).as("batch " + c[0]).isEqualTo("SerializationException");
+            assertThat(batch.getMessage()).as("batch " + c[0]).isEqualTo(c[1]);
         }
         // the whole batch failed, the good entry included: the queue is still empty
         assertThat(sqs.receive(url, null).has("Messages")).isFalse();
     }
 
+    private static String lengthMessage(int n) {
+        return "Base64 encoded length is expected a multiple of 4 bytes but found: " + n;
+    }
+
     @Test
-    void wrappedBase64IsAccepted() {
-        String url = sqs.createQueue("wrap64", null);
+    void blobsAreCheckedBeforeAnythingElse() {
+        String url = sqs.createQueue("bad64first", null);
+        // no MessageBody, a String DataType, a missing queue: the blob still fails first, as Coral deserialises first
+        ApiException e = sqs.error("SendMessage", "{\"QueueUrl\":\"" + url + "-missing\","
+                + "\"MessageAttributes\":{\"s\":{\"DataType\":\"String\",\"StringValue\":\"x\",\"BinaryValue\":\"!!!!\"}}}");
+        assertThat(e.errorType()).isEqualTo("SerializationException");
+        // a batch whose first entry is bad on its own (no body) and second has a bad blob
+        ApiException batch = sqs.error("SendMessageBatch", "{\"QueueUrl\":\"" + url + "\",\"Entries\":["
+                + "{\"Id\":\"nobody\"},{\"Id\":\"bad\",\"MessageBody\":\"b\",\"MessageSystemAttributes\":"
+                + "{\"AWSTraceHeader\":{\"DataType\":\"Binary\",\"BinaryValue\":\"AQ\"}}}]}");
+        assertThat(batch.errorType()).isEqualTo("SerializationException");
+        assertThat(batch.getMessage()).isEqualTo(lengthMessage(2));
+        assertThat(sqs.receive(url, null).has("Messages")).isFalse();
+    }
+
+    @Test
+    void systemAttributeAndBinaryListBlobsAreChecked() {
+        String url = sqs.createQueue("bad64sys", null);
+        ApiException sys = sqs.error("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"b\","
+                + "\"MessageSystemAttributes\":{\"AWSTraceHeader\":{\"DataType\":\"Binary\",\"BinaryValue\":\"@@@@\"}}}");
+        assertThat(sys.errorType()).isEqualTo("SerializationException");
+        assertThat(sys.getMessage()).isEqualTo("Base64 encoded value is not valid");
+        ApiException list = sqs.error("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"b\","
+                + "\"MessageAttributes\":{\"s\":{\"DataType\":\"String\",\"StringValue\":\"x\","
+                + "\"BinaryListValues\":[\"AQ==\",\"AQI\"]}}}");
+        assertThat(list.errorType()).isEqualTo("SerializationException");
+        assertThat(list.getMessage()).isEqualTo(lengthMessage(3));
+        ApiException notAString = sqs.error("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"b\","
+                + "\"MessageAttributes\":{\"b\":{\"DataType\":\"Binary\",\"BinaryValue\":12}}}");
+        assertThat(notAString.errorType()).isEqualTo("SerializationException");
+        assertThat(sqs.receive(url, null).has("Messages")).isFalse();
+        // a valid trace header in binary form is not a blob error: the String-type rule answers
+        ApiException type = sqs.error("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"b\","
+                + "\"MessageSystemAttributes\":{\"AWSTraceHeader\":{\"DataType\":\"Binary\",\"BinaryValue\":\"AQ==\"}}}");
+        assertThat(type.errorType()).isEqualTo("InvalidParameterValue");
+    }
+
+    @Test
+    void paddedBase64IsAcceptedAndAnEmptyBlobIsAnEmptyValue() {
+        String url = sqs.createQueue("ok64", null);
         sqs.call("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"b\","
-                + "\"MessageAttributes\":{\"blob\":{\"DataType\":\"Binary\",\"BinaryValue\":\"AQ\\r\\nID\"}}}");
+                + "\"MessageAttributes\":{\"blob\":{\"DataType\":\"Binary\",\"BinaryValue\":\"AQ==\"}}}");
         JsonNode m = sqs.receive(url, "\"MessageAttributeNames\":[\"All\"]").get("Messages").get(0);
-        assertThat(m.get("MessageAttributes").get("blob").get("BinaryValue").asText()).isEqualTo("AQID");
+        assertThat(m.get("MessageAttributes").get("blob").get("BinaryValue").asText()).isEqualTo("AQ==");
+        ApiException empty = sqs.error("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"b\","
+                + "\"MessageAttributes\":{\"blob\":{\"DataType\":\"Binary\",\"BinaryValue\":\"\"}}}");
+        assertThat(empty.errorType()).isEqualTo("InvalidParameterValue");
+        assertThat(empty.getMessage()).isEqualTo("Message (user) attribute 'blob' must contain a non-empty value of type 'Binary'.");
     }
 
     @Test

@@ -354,17 +354,6 @@ class QueryProtocolTest extends SqsTestBase {
     }
 
     @Test
-    void invalidBase64BinaryAttributeOverQueryIsRefusedAndStoresNothing() {
-        String url = queryCreateQueue(unique("qp-b64"));
-        error(call("/", "Action", "SendMessage", "QueueUrl", url, "MessageBody", "b",
-                "MessageAttribute.1.Name", "blob", "MessageAttribute.1.Value.DataType", "Binary",
-                "MessageAttribute.1.Value.BinaryValue", "not*base64!"), 400,
-                "SerializationException", "Base64 encoded value is not valid");
-        Xml received = ok(call("/", "Action", "ReceiveMessage", "QueueUrl", url), "ReceiveMessage");
-        assertThat(received.all("Message")).isEmpty();
-    }
-
-    @Test
     void moveTaskActionsOverQuery() {
         String dlqName = unique("qp-mdlq");
         String dlq = queryCreateQueue(dlqName);

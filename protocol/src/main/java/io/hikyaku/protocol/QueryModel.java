@@ -8,6 +8,7 @@ import io.hikyaku.protocol.QueryShape.Struct;
 import java.util.List;
 import java.util.Map;
 
+import static io.hikyaku.protocol.QueryShape.BLOB;
 import static io.hikyaku.protocol.QueryShape.SCALAR;
 
 /**
@@ -37,9 +38,9 @@ final class QueryModel {
     }
 
     private static final Struct MESSAGE_ATTRIBUTE_VALUE = struct(
-            scalar("StringValue"), scalar("BinaryValue"),
+            scalar("StringValue"), new Field("BinaryValue", "BinaryValue", BLOB),
             list("StringListValues", "StringListValue", SCALAR),
-            list("BinaryListValues", "BinaryListValue", SCALAR),
+            list("BinaryListValues", "BinaryListValue", BLOB),
             scalar("DataType"));
     private static final Field QUEUE_ATTRIBUTES = map("Attributes", "Attribute", "Name", "Value", SCALAR);
     private static final Field MESSAGE_ATTRIBUTES =

@@ -13,6 +13,12 @@ sealed interface QueryShape {
     /** Text on the wire; number, string or boolean in JSON. */
     record Scalar() implements QueryShape {}
 
+    /**
+     * Base64 text of a blob (MessageAttributeValue BinaryValue / BinaryListValues items): checked and
+     * made canonical when Query parameters are read, written as text in XML.
+     */
+    record Blob() implements QueryShape {}
+
     /** A flattened list; each item is named by the field's query name. */
     record ListOf(QueryShape member) implements QueryShape {}
 
@@ -32,4 +38,5 @@ sealed interface QueryShape {
     record Field(String jsonName, String queryName, QueryShape shape) {}
 
     Scalar SCALAR = new Scalar();
+    Blob BLOB = new Blob();
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.protocol.QueryShape.Field;
 import io.hikyaku.protocol.QueryShape.ListOf;
 import io.hikyaku.protocol.QueryShape.MapOf;
+import io.hikyaku.protocol.QueryShape.Blob;
 import io.hikyaku.protocol.QueryShape.Scalar;
 import io.hikyaku.protocol.QueryShape.Struct;
 
@@ -72,7 +73,7 @@ final class QueryXmlEncoder {
     }
 
     private static void field(StringBuilder out, String name, QueryShape shape, JsonNode value) {
-        if (shape instanceof Scalar) {
+        if (shape instanceof Scalar || shape instanceof Blob) {
             if (value.isValueNode()) {
                 XmlText.element(out, name, value.asText());
             }
