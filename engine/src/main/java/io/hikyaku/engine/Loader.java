@@ -67,9 +67,15 @@ final class Loader {
             Map<Long, Message> ms = loading.getOrDefault(q.id, Map.of());
             List<Long> seqs = new ArrayList<>(ms.keySet());
             seqs.sort(null);
+            if (!q.fifo) {
+                q.fair().beginLoad();
+            }
             for (long seq : seqs) {
                 q.add(ms.get(seq));
                 maxSeq = seq;
+            }
+            if (!q.fifo) {
+                q.fair().endLoad(); // fair-queue noisiness is derived from the rebuilt state (ENGINE.md)
             }
             q.nextSeq = Math.max(reserved.getOrDefault(q.id, 1L), maxSeq + 1);
             q.reservedSeq = q.nextSeq;

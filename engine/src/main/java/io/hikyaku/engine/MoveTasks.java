@@ -133,7 +133,7 @@ final class MoveTasks {
         long allowed = Math.min(t.toMove, t.allowedBy(now));
         long before = t.moved;
         while (t.moved < allowed) {
-            Message m = nextOf(source);
+            Message m = nextOf(source, now);
             if (m == null) {
                 break;
             }
@@ -152,7 +152,7 @@ final class MoveTasks {
             t.moved++;
         }
         engine.queues.reschedule(source);
-        if (t.moved >= t.toMove || nextOf(source) == null) {
+        if (t.moved >= t.toMove || nextOf(source, now) == null) {
             t.status = MoveTask.COMPLETED;
             write(t, b);
         } else if (t.moved != before) {
@@ -160,12 +160,12 @@ final class MoveTasks {
         }
     }
 
-    private static Message nextOf(QueueState q) {
+    private static Message nextOf(QueueState q, long now) {
         if (q.fifo) {
             List<Message> c = q.fifoDelivery().candidates(1);
             return c.isEmpty() ? null : c.get(0);
         }
-        return q.fair().next();
+        return q.fair().next(now);
     }
 
     private void fail(MoveTask t, String reason, StoreBatch b) {

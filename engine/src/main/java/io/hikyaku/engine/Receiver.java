@@ -26,7 +26,7 @@ final class Receiver {
         }
         List<ReceivedMessage> out = new ArrayList<>();
         while (out.size() < c.maxMessages() && q.inflight < inflightLimit) {
-            Message m = q.fair().next();
+            Message m = q.fair().next(c.now());
             if (m == null) {
                 break;
             }

@@ -13,7 +13,8 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 
 /**
  * Fair queues (behaviour 30 and the fair-queue rules of the API reference): a tenant holding more than 10% of the
- * in-flight messages and at least 30 of its own is noisy, and delivery prefers quiet tenants.
+ * in-flight messages and at least 30 of its own is noisy, and delivery prefers quiet tenants. A noisy tenant stays
+ * noisy until its backlog drains or it has sent nothing for five minutes (by the server's fake clock).
  */
 class FairQueueTest extends SqsTestBase {
 
@@ -74,5 +75,23 @@ class FairQueueTest extends SqsTestBase {
         assertThat(all).extracting(Message::body).doesNotHaveDuplicates().hasSize(30);
         assertThat(all).extracting(m -> m.attributesAsStrings().get("MessageGroupId")).containsOnly("a", "b");
         assertThat(receive(url, 10)).isEmpty();
+    }
+
+    @Test
+    void aNoisyTenantStaysNoisyWhileItSendsAndTurnsQuietAfterFiveSilentMinutes() {
+        String url = createQueue(unique("fair-sticky"));
+        sendMany(url, "noisy", "n", 60);
+        List<Message> inflight = takeInFlight(url, 40);
+        for (Message m : inflight.subList(0, 35)) {
+            sqs.deleteMessage(b -> b.queueUrl(url).receiptHandle(m.receiptHandle()));
+        }
+        // 5 in flight: far below the bar, but it keeps sending, so it is still noisy
+        sendMany(url, "noisy", "late", 2);
+        sendMany(url, "quiet", "q", 3);
+        assertThat(receive(url, 3)).extracting(Message::body).containsExactly("q0", "q1", "q2");
+        // five minutes without a send from it: quiet again, so its older backlog goes first
+        advance(java.time.Duration.ofMinutes(5));
+        sendMany(url, "quiet", "r", 1);
+        assertThat(receive(url, 2)).extracting(Message::body).containsExactly("n40", "n41");
     }
 }
