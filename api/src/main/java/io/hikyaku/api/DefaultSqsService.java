@@ -29,7 +29,7 @@ final class DefaultSqsService implements SqsService {
     DefaultSqsService(Store store, Clock clock) {
         this.store = store;
         this.clock = clock;
-        this.gate = new EngineGate(new QueueEngine(store, DEFAULT_REGION), clock);
+        this.gate = new EngineGate(new QueueEngine(store, DEFAULT_REGION, clock.millis()), clock);
         Ids ids = new Ids();
         this.timers = new TimerLoop(clock, this::timerRound); // started last, once everything exists
         this.receiver = new Receiver(gate, clock, ids, timers::deadlineAt);

@@ -13,16 +13,24 @@ import java.util.Map;
  * Rebuilds the engine's in-memory indexes by scanning the store at start-up. Messages never
  * received come back DELAYED until their available time, received ones INFLIGHT until their
  * visibleAt; the first advance (tick or any command) makes due ones visible, exactly as if the
- * engine had kept running.
+ * engine had kept running. When the load carries a timestamp, messages already due at it come back
+ * VISIBLE at once (the same state that first advance would produce).
  */
 final class Loader {
 
     private final QueueEngine engine;
     private final Store store;
 
-    Loader(QueueEngine engine, Store store) {
+    private final long loadedAt;
+
+    /**
+     * {@code loadedAt} stamps the load like any command: messages due by then come back VISIBLE
+     * directly (Long.MIN_VALUE: all wait for the first advance, as before).
+     */
+    Loader(QueueEngine engine, Store store, long loadedAt) {
         this.engine = engine;
         this.store = store;
+        this.loadedAt = loadedAt;
     }
 
     void load() {
@@ -41,44 +49,69 @@ final class Loader {
             byId.put(q.id, q);
             return true;
         });
-        Map<Long, Map<Long, Message>> loading = new HashMap<>();
+        // MESSAGES and MESSAGE_STATE keys are (queue id, seq) big-endian, so both scans arrive sorted:
+        // messages append to their queue's list in seq order and states merge-join against it, with
+        // no map per message (a million stored messages must load within the launcher's heap).
+        Map<Long, List<Message>> loading = new HashMap<>();
+        long[] current = {-1};
+        @SuppressWarnings("unchecked") List<Message>[] into = new List[1];
         store.scan(Keyspace.MESSAGES, new byte[0], (k, v) -> {
             long qid = Keys.queueIdOf(k);
-            if (byId.containsKey(qid)) {
+            if (qid != current[0]) {
+                current[0] = qid;
+                into[0] = byId.containsKey(qid) ? loading.computeIfAbsent(qid, x -> new ArrayList<>()) : null;
+            }
+            if (into[0] != null) {
                 StoredMessage.Head h = StoredMessage.decodeHead(v);
                 Message m = new Message(Keys.seqOf(k), h.groupId(), h.sentAt());
                 m.state = Message.State.DELAYED;
                 m.visibleAt = h.availableAt();
-                loading.computeIfAbsent(qid, x -> new HashMap<>()).put(m.seq, m);
+                into[0].add(m);
             }
             return true;
         });
+        current[0] = -1;
+        int[] cursor = {0};
         store.scan(Keyspace.MESSAGE_STATE, new byte[0], (k, v) -> {
-            Map<Long, Message> ms = loading.get(Keys.queueIdOf(k));
-            Message m = ms == null ? null : ms.get(Keys.seqOf(k));
-            if (m != null) {
-                m.decodeState(v);
-                m.state = m.receiveCount > 0 ? Message.State.INFLIGHT : Message.State.DELAYED;
+            long qid = Keys.queueIdOf(k);
+            if (qid != current[0]) {
+                current[0] = qid;
+                into[0] = loading.get(qid);
+                cursor[0] = 0;
+            }
+            List<Message> ms = into[0];
+            if (ms != null) {
+                long seq = Keys.seqOf(k);
+                while (cursor[0] < ms.size() && ms.get(cursor[0]).seq < seq) {
+                    cursor[0]++;
+                }
+                if (cursor[0] < ms.size() && ms.get(cursor[0]).seq == seq) {
+                    Message m = ms.get(cursor[0]);
+                    m.decodeState(v);
+                    m.state = m.receiveCount > 0 ? Message.State.INFLIGHT : Message.State.DELAYED;
+                }
             }
             return true;
         });
         for (QueueState q : byId.values()) {
-            long maxSeq = 0;
-            Map<Long, Message> ms = loading.getOrDefault(q.id, Map.of());
-            List<Long> seqs = new ArrayList<>(ms.keySet());
-            seqs.sort(null);
+            List<Message> ms = loading.getOrDefault(q.id, List.of());
             if (!q.fifo) {
                 q.fair().beginLoad();
             }
-            for (long seq : seqs) {
-                q.add(ms.get(seq));
-                maxSeq = seq;
+            for (Message m : ms) {
+                if (m.visibleAt <= loadedAt) { // what the first tick at loadedAt would do, without the churn
+                    m.state = Message.State.VISIBLE;
+                    m.visibleAt = 0;
+                }
+                q.add(m);
             }
             if (!q.fifo) {
                 q.fair().endLoad(); // fair-queue noisiness is derived from the rebuilt state (ENGINE.md)
             }
+            long maxSeq = ms.isEmpty() ? 0 : ms.get(ms.size() - 1).seq;
             q.nextSeq = Math.max(reserved.getOrDefault(q.id, 1L), maxSeq + 1);
             q.reservedSeq = q.nextSeq;
+            loading.remove(q.id); // let the list go as soon as its queue holds the messages
         }
         store.scan(Keyspace.DEDUP, new byte[0], (k, v) -> {
             QueueState q = byId.get(Keys.queueIdOf(k));

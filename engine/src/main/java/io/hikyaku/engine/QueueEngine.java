@@ -45,16 +45,28 @@ public final class QueueEngine {
 
     /** Loads all state from {@code store}; {@code defaultRegion} is used when a command gives none. */
     public QueueEngine(Store store, String defaultRegion) {
-        this(store, defaultRegion, QueueState.INFLIGHT_LIMIT);
+        this(store, defaultRegion, QueueState.INFLIGHT_LIMIT, Long.MIN_VALUE);
+    }
+
+    /**
+     * Loads all state from {@code store} as a command stamped {@code loadedAt}: messages whose
+     * delay or visibility ended by then come back visible directly (cheaper for big backlogs).
+     */
+    public QueueEngine(Store store, String defaultRegion, long loadedAt) {
+        this(store, defaultRegion, QueueState.INFLIGHT_LIMIT, loadedAt);
     }
 
     /** With another in-flight limit per queue (tests). */
     QueueEngine(Store store, String defaultRegion, int inflightLimit) {
+        this(store, defaultRegion, inflightLimit, Long.MIN_VALUE);
+    }
+
+    private QueueEngine(Store store, String defaultRegion, int inflightLimit, long loadedAt) {
         this.receiver = new Receiver(this, inflightLimit);
         this.store = store;
         this.defaultRegion = defaultRegion;
         this.tasks = new MoveTasks(this);
-        new Loader(this, store).load();
+        new Loader(this, store, loadedAt).load();
     }
 
     // ---- loader hooks ----
@@ -148,7 +160,7 @@ public final class QueueEngine {
 
     /** Removes every message, dedup and attempt entry of {@code q} (purge, delete). */
     private void dropAllMessages(QueueState q, StoreBatch b) {
-        for (Message m : new ArrayList<>(q.messages.values())) {
+        for (Message m : q.messages.values()) {
             q.deleteMessage(m, b);
         }
         for (DedupEntry e : new ArrayList<>(q.dedup.values())) {

@@ -35,7 +35,7 @@ final class QueueState {
     final List<PolicyDocument.Statement> permissions = new ArrayList<>();
 
     // ---- indexes ----
-    final Map<Long, Message> messages = new HashMap<>();
+    final MessagesBySeq messages = new MessagesBySeq();
     /** DELAYED and INFLIGHT messages by the time they become visible. */
     final TreeSet<Message> pending = new TreeSet<>(Message.BY_VISIBLE_AT);
     /** All messages by SentTimestamp: retention expiry pops from the front. */

@@ -25,8 +25,13 @@ class EngineFixture {
         now += s * 1000;
     }
 
-    /** A new engine over the same store (a restart). */
+    /** A new engine over the same store (a restart), the load stamped with the current time. */
     void restart() {
+        engine = new QueueEngine(store, "us-east-1", now);
+    }
+
+    /** A restart whose load carries no time: everything waits for the first advance. */
+    void restartUnstamped() {
         engine = new QueueEngine(store, "us-east-1");
     }
 
