@@ -25,7 +25,7 @@ import java.util.Map;
 final class OpenDb implements AutoCloseable {
 
     static {
-        RocksDB.loadLibrary();
+        NativeLibrary.load(); // from a per-user cache: no /tmp copy per start (leaked on kill -9)
     }
 
     final RocksDB db;
