@@ -32,6 +32,13 @@ class CommandLineTest {
     }
 
     @Test
+    void selfcheckRunsAThrowawayServerThroughBothProtocols() {
+        CommandLine cl = HikyakuCommand.commandLine(Map.of(), new PrintWriter(out, true), new PrintWriter(err, true));
+        assertThat(cl.execute("selfcheck")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("hikyaku selfcheck: ok");
+    }
+
+    @Test
     void noArgumentsGiveTheDefaults() {
         ServerConfig c = resolve(Map.of(), "serve");
         assertThat(c.host()).isEqualTo("127.0.0.1");

@@ -24,6 +24,7 @@ public final class HikyakuCommand implements Runnable {
         CommandLine cl = new CommandLine(new HikyakuCommand());
         cl.addSubcommand("serve", new ServeCommand(env));
         cl.addSubcommand("backup", new BackupCommand());
+        cl.addSubcommand("selfcheck", new SelfCheckCommand(env));
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // One line, "hikyaku: <why>"; exit 2 for a bad setting, 1 for anything else that stops a command.
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
