@@ -7,6 +7,7 @@ import io.hikyaku.engine.store.StoreException;
 import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
@@ -127,7 +128,12 @@ public final class RocksDbStore implements Store {
     }
 
     private void scanOpen(Keyspace space, byte[] prefix, EntryVisitor visitor) {
-        try (RocksIterator it = open.db.newIterator(open.handles.get(space))) {
+        // Scans are start-up's index rebuild (and health probes): one pass over a keyspace, so they
+        // read ahead, keep their blocks out of the cache the running server needs, and skip block
+        // checksums when the whole store was verified at open.
+        try (ReadOptions read = new ReadOptions().setFillCache(false).setReadaheadSize(2L << 20)
+                     .setVerifyChecksums(!options.verifyChecksumsOnOpen());
+             RocksIterator it = open.db.newIterator(open.handles.get(space), read)) {
             if (prefix.length == 0) {
                 it.seekToFirst();
             } else {
