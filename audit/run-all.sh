@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole conformance audit against a fresh in-memory Hikyaku built from this worktree:
-# behaviours.py and actions.py on both boto3s (current = JSON, Debian = Query), wire.py, no500.py.
+# behaviours.py and actions.py on both boto3s (current = JSON, Debian = Query), wire.py, no500.py,
+# then readme.sh (the README's boto3 quick start, verbatim, on both boto3s).
 # Usage: audit/run-all.sh            (exit status 0 only when every check passes)
 #        STORAGE=rocksdb audit/run-all.sh   (same audit against the durable store, in a temporary data dir)
 set -uo pipefail
@@ -34,4 +35,6 @@ run python3 audit/actions.py "$PORT"
 [ -n "$QUERY_PY" ] && run "$QUERY_PY" audit/actions.py "$PORT"
 run python3 audit/wire.py "$PORT"
 run python3 audit/no500.py "$PORT"
+echo "== audit/readme.sh"
+audit/readme.sh || status=1
 exit $status
