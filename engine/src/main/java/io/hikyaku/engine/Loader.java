@@ -55,13 +55,15 @@ final class Loader {
         Map<Long, List<Message>> loading = new HashMap<>();
         long[] current = {-1};
         @SuppressWarnings("unchecked") List<Message>[] into = new List[1];
-        store.scan(Keyspace.MESSAGES, new byte[0], (k, v) -> {
+        store.scanHeads(Keyspace.MESSAGES, new byte[0], StoredMessage.HEAD_BYTES, (k, head) -> {
             long qid = Keys.queueIdOf(k);
             if (qid != current[0]) {
                 current[0] = qid;
                 into[0] = byId.containsKey(qid) ? loading.computeIfAbsent(qid, x -> new ArrayList<>()) : null;
             }
             if (into[0] != null) {
+                // Bodies are not read: only each value's head (a long group id needs the whole value).
+                byte[] v = StoredMessage.headFits(head) ? head : store.get(Keyspace.MESSAGES, k);
                 StoredMessage.Head h = StoredMessage.decodeHead(v);
                 Message m = new Message(Keys.seqOf(k), h.groupId(), h.sentAt());
                 m.state = Message.State.DELAYED;

@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -51,6 +52,18 @@ record StoredMessage(String groupId, long sentAt, long availableAt, String messa
     static Head decodeHead(byte[] value) {
         Dec d = Dec.of(value, VERSION, "message");
         return new Head(d.str(), d.i64(), d.i64());
+    }
+
+    /** How many leading bytes of a value the loader reads: enough for a head with a group id of up to 75 bytes. */
+    static final int HEAD_BYTES = 96;
+
+    /** True when {@code prefix} (a value, or its first bytes) holds the whole head. */
+    static boolean headFits(byte[] prefix) {
+        if (prefix.length < 5) {
+            return false;
+        }
+        int groupBytes = ByteBuffer.wrap(prefix, 1, 4).getInt();
+        return (long) 5 + Math.max(groupBytes, 0) + 16 <= prefix.length;
     }
 
     record Head(String groupId, long sentAt, long availableAt) {}

@@ -30,6 +30,13 @@ class EngineFixture {
         engine = new QueueEngine(store, "us-east-1", now);
     }
 
+    /** A restart over a store that cuts values in scanHeads, as RocksDbStore does; returns it. */
+    HeadCuttingStore restartOverHeadCuttingStore() {
+        HeadCuttingStore cutting = new HeadCuttingStore(store);
+        engine = new QueueEngine(cutting, "us-east-1", now);
+        return cutting;
+    }
+
     /** A restart whose load carries no time: everything waits for the first advance. */
     void restartUnstamped() {
         engine = new QueueEngine(store, "us-east-1");

@@ -20,6 +20,37 @@ class RestartTest {
     }
 
     @Test
+    void loaderReadsOnlyMessageHeadsAndFallsBackForLongGroupIds() {
+        QueueRef fair = f.create("fair");
+        QueueRef fifo = f.createFifo("heads.fifo");
+        String longGroup = "g\u00e9".repeat(64); // 128 chars, 192 UTF-8 bytes: the head does not fit in HEAD_BYTES
+        String body = "b".repeat(300);
+        for (int i = 0; i < 5; i++) {
+            f.sendFifo(fair, body + i, i % 2 == 0 ? longGroup : "short", null);
+            f.sendFifo(fifo, body + i, i % 2 == 0 ? longGroup : "short", "d" + i);
+            f.send(fair, body + "plain" + i);
+        }
+        List<ReceivedMessage> held = f.receive(fifo, 10, 30);
+        f.advance(1000);
+        Map<Long, String> fairBefore = heads(f.engine.queues.require(fair));
+        Map<Long, String> fifoBefore = heads(f.engine.queues.require(fifo));
+
+        HeadCuttingStore cutting = f.restartOverHeadCuttingStore();
+
+        assertThat(cutting.cut).as("values were cut").isEqualTo(15);
+        assertThat(heads(f.engine.queues.require(fair))).isEqualTo(fairBefore);
+        assertThat(heads(f.engine.queues.require(fifo))).isEqualTo(fifoBefore);
+        f.delete(fifo, held.get(0));
+        assertThat(f.bodies(f.receive(fair, 10))).hasSize(10).allSatisfy(b -> assertThat(b).startsWith(body));
+    }
+
+    private static Map<Long, String> heads(QueueState q) {
+        Map<Long, String> out = new java.util.TreeMap<>();
+        q.messages.values().forEach(m -> out.put(m.seq, m.groupId + "/" + m.sentAt + "/" + m.state + "/" + m.receiveCount));
+        return out;
+    }
+
+    @Test
     void newEngineSeesTheSameState() {
         QueueRef dlq = f.create("dlq");
         QueueRef std = f.engine.createQueue(new CreateQueue(ACCOUNT, null, "std", AttributeUpdate.of(attrs("VisibilityTimeout", "60")),

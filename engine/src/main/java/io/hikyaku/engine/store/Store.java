@@ -31,6 +31,15 @@ public interface Store extends AutoCloseable {
      */
     void scan(Keyspace space, byte[] prefix, EntryVisitor visitor);
 
+    /**
+     * Like {@link #scan}, but a value longer than {@code headBytes} may be passed cut to its first
+     * {@code headBytes} bytes: for visitors that decode only a header (the loader reads message
+     * heads, not bodies). Stores that keep values on the heap may pass them whole.
+     */
+    default void scanHeads(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
+        scan(space, prefix, visitor);
+    }
+
     /** Applies {@code batch} atomically; see the class comment for durability. */
     CompletableFuture<Void> write(StoreBatch batch);
 

@@ -51,6 +51,30 @@ abstract class StoreContractTest {
     }
 
     @Test
+    void scanHeadsVisitsEveryEntryWithItsValueWholeOrCutToTheHead() throws Exception {
+        StoreBatch batch = new StoreBatch();
+        byte[][] values = {new byte[0], new byte[10], new byte[64], new byte[65], new byte[5000]};
+        for (int i = 0; i < values.length; i++) {
+            java.util.Arrays.fill(values[i], (byte) (i + 1));
+            batch.put(Keyspace.MESSAGES, b("m" + i), values[i]);
+        }
+        batch.put(Keyspace.MESSAGES, b("x"), b("other prefix"));
+        await(store.write(batch));
+        List<String> keys = new ArrayList<>();
+        store.scanHeads(Keyspace.MESSAGES, b("m"), 64, (k, v) -> {
+            byte[] full = values[Integer.parseInt(s(k).substring(1))];
+            assertThat(v.length).isIn(full.length, Math.min(full.length, 64));
+            assertThat(v).isEqualTo(java.util.Arrays.copyOf(full, v.length));
+            keys.add(s(k));
+            return true;
+        });
+        assertThat(keys).containsExactly("m0", "m1", "m2", "m3", "m4");
+        List<String> first = new ArrayList<>();
+        store.scanHeads(Keyspace.MESSAGES, new byte[0], 64, (k, v) -> first.add(s(k)) && first.size() < 2);
+        assertThat(first).containsExactly("m0", "m1");
+    }
+
+    @Test
     void getReturnsWhatWasPutAndNullOtherwise() throws Exception {
         await(store.write(new StoreBatch().put(Keyspace.QUEUES, b("q1"), b("v1"))));
         assertThat(s(store.get(Keyspace.QUEUES, b("q1")))).isEqualTo("v1");

@@ -1,0 +1,53 @@
+package io.hikyaku.engine;
+
+import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.Store;
+import io.hikyaku.engine.store.StoreBatch;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+
+/** A store that, like RocksDbStore, passes {@link #scanHeads} values cut to the head length. */
+final class HeadCuttingStore implements Store {
+    private final Store inner;
+    int cut;
+
+    HeadCuttingStore(Store inner) {
+        this.inner = inner;
+    }
+
+    @Override
+    public byte[] get(Keyspace space, byte[] key) {
+        return inner.get(space, key);
+    }
+
+    @Override
+    public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
+        inner.scan(space, prefix, visitor);
+    }
+
+    @Override
+    public void scanHeads(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
+        inner.scan(space, prefix, (k, v) -> {
+            if (v.length > headBytes) {
+                cut++;
+                return visitor.visit(k, Arrays.copyOf(v, headBytes));
+            }
+            return visitor.visit(k, v);
+        });
+    }
+
+    @Override
+    public CompletableFuture<Void> write(StoreBatch batch) {
+        return inner.write(batch);
+    }
+
+    @Override
+    public boolean isEphemeral() {
+        return inner.isEphemeral();
+    }
+
+    @Override
+    public void close() {
+        inner.close();
+    }
+}
