@@ -60,6 +60,7 @@ final class FairDelivery implements Delivery {
         }
     }
 
+    private static final Comparator<Message> BY_SEQ = Comparator.comparingLong(m -> m.seq);
     private static final Comparator<Tenant> FEWEST_INFLIGHT_OLDEST_HEAD =
             Comparator.<Tenant>comparingInt(t -> t.inflight).thenComparingLong(t -> t.headKey);
     private static final Comparator<Tenant> MOST_INFLIGHT =
@@ -83,6 +84,8 @@ final class FairDelivery implements Delivery {
     private int totalInflight;
     /** While the Loader rebuilds the queue, the condition is evaluated once at the end, not per message. */
     private boolean loading;
+    /** While loading: ungrouped visible messages in arrival (seq) order, bulk-inserted at endLoad. */
+    private List<Message> loadedUngrouped;
 
     @Override
     public void added(Message m) {
@@ -146,9 +149,17 @@ final class FairDelivery implements Delivery {
     /** Called by the Loader around the rebuild: the condition is evaluated once on the rebuilt state. */
     void beginLoad() {
         loading = true;
+        loadedUngrouped = new ArrayList<>();
     }
 
     void endLoad() {
+        List<Message> ms = loadedUngrouped;
+        loadedUngrouped = null;
+        if (ungroupedVisible.isEmpty() && SortedRun.strictlyAscending(ms, BY_SEQ)) {
+            SortedRun.fillBySeq(ungroupedVisible, ms);
+        } else {
+            ms.forEach(m -> ungroupedVisible.put(m.seq, m));
+        }
         loading = false;
         refreshCondition();
     }
@@ -157,7 +168,9 @@ final class FairDelivery implements Delivery {
 
     private void enter(Message m, Message.State s) {
         if (m.groupId == null) {
-            if (s == Message.State.VISIBLE) {
+            if (s == Message.State.VISIBLE && loadedUngrouped != null) {
+                loadedUngrouped.add(m);
+            } else if (s == Message.State.VISIBLE) {
                 ungroupedVisible.put(m.seq, m);
             } else if (s == Message.State.INFLIGHT) {
                 totalInflight++;

@@ -97,9 +97,7 @@ final class Loader {
         });
         for (QueueState q : byId.values()) {
             List<Message> ms = loading.getOrDefault(q.id, List.of());
-            if (!q.fifo) {
-                q.fair().beginLoad();
-            }
+            q.beginLoad();
             for (Message m : ms) {
                 if (m.visibleAt <= loadedAt) { // what the first tick at loadedAt would do, without the churn
                     m.state = Message.State.VISIBLE;
@@ -107,9 +105,7 @@ final class Loader {
                 }
                 q.add(m);
             }
-            if (!q.fifo) {
-                q.fair().endLoad(); // fair-queue noisiness is derived from the rebuilt state (ENGINE.md)
-            }
+            q.endLoad();
             long maxSeq = ms.isEmpty() ? 0 : ms.get(ms.size() - 1).seq;
             q.nextSeq = Math.max(reserved.getOrDefault(q.id, 1L), maxSeq + 1);
             q.reservedSeq = q.nextSeq;

@@ -52,6 +52,8 @@ final class QueueState {
     final TreeSet<DedupEntry> dedupByExpiry = new TreeSet<>(DedupEntry.BY_EXPIRY);
     final Map<String, AttemptEntry> attempts = new HashMap<>();
     final TreeSet<AttemptEntry> attemptsByExpiry = new TreeSet<>(AttemptEntry.BY_EXPIRY);
+    /** While loading: every message, for a bulk insert into {@link #retention}. */
+    private List<Message> retentionLoad;
     /** This queue's key in the engine's timer schedule (Long.MAX_VALUE = not scheduled). */
     long scheduledAt = Long.MAX_VALUE;
 
@@ -87,9 +89,35 @@ final class QueueState {
 
     // ---- message index ----
 
+    /** Start of the loader's rebuild: retention entries are collected and bulk-inserted at {@link #endLoad}. */
+    void beginLoad() {
+        retentionLoad = new ArrayList<>();
+        if (!fifo) {
+            fair().beginLoad();
+        }
+    }
+
+    void endLoad() {
+        List<Message> ms = retentionLoad;
+        retentionLoad = null;
+        ms.sort(Message.BY_SENT_AT); // nearly sorted already (seq order): TimSort makes this linear
+        if (retention.isEmpty()) {
+            SortedRun.fill(retention, ms);
+        } else {
+            retention.addAll(ms);
+        }
+        if (!fifo) {
+            fair().endLoad(); // fair-queue noisiness is derived from the rebuilt state (ENGINE.md)
+        }
+    }
+
     void add(Message m) {
         messages.put(m.seq, m);
-        retention.add(m);
+        if (retentionLoad != null) {
+            retentionLoad.add(m);
+        } else {
+            retention.add(m);
+        }
         if (m.state != Message.State.VISIBLE) {
             pending.add(m);
         }
