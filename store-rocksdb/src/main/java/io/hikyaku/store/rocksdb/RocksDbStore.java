@@ -31,6 +31,7 @@ public final class RocksDbStore implements Store {
 
     private final DataDirectory directory;
     private final RocksDbStoreOptions options;
+    private volatile boolean flushMemtablesAtClose = true;
     private final OpenDb open;
     private final WriteOptions writeOptions;
     private final DurableWatermark watermark;
@@ -367,6 +368,11 @@ public final class RocksDbStore implements Store {
         return syncer.syncCount();
     }
 
+    /** Tests: close leaving the memtables to the WAL, as a crash does (the corruption tests damage that WAL). */
+    void keepMemtablesAtClose() {
+        flushMemtablesAtClose = false;
+    }
+
     @Override
     public void close() {
         if (closed) {
@@ -385,6 +391,17 @@ public final class RocksDbStore implements Store {
                 watermark.forceToDisk();
             } catch (RocksDBException | IOException e) {
                 // Nothing more to do: whatever was acknowledged was synced before its future completed.
+            }
+            // A clean stop also writes the memtables out, so the next start has no WAL to replay
+            // (up to max_total_wal_size of it after a busy run); after a crash the WAL does the job.
+            if (flushMemtablesAtClose) {
+                try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+                    for (ColumnFamilyHandle cf : open.storeFamilies()) {
+                        open.db.flush(flush, cf);
+                    }
+                } catch (RocksDBException e) {
+                    // The WAL still holds everything; the next start replays it.
+                }
             }
             open.close();
             writeOptions.close();

@@ -33,6 +33,7 @@ class CorruptionTest {
     private Path writeAcknowledged(boolean flushToSst) throws Exception {
         Path dir = tmp.resolve("data");
         try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            store.keepMemtablesAtClose(); // stopped as by a crash: the WAL holds the recent batches
             for (int i = 0; i < MESSAGES; i++) {
                 store.write(new StoreBatch().put(Keyspace.MESSAGES, b(key(i)), body(i))).get(10, TimeUnit.SECONDS);
             }
@@ -164,6 +165,7 @@ class CorruptionTest {
     void reopeningTwiceWithoutWritesAfterABatchEndingInASingleDeleteIsNotRefused() throws Exception {
         Path dir = tmp.resolve("data");
         try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            store.keepMemtablesAtClose(); // stopped as by a crash: the WAL holds the recent batches
             store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m1"), b("body"))).get(10, TimeUnit.SECONDS);
             store.write(putThenSingleDeleteLast()).get(10, TimeUnit.SECONDS);
         }
@@ -180,6 +182,7 @@ class CorruptionTest {
     void reopeningAfterAFlushThatDroppedTheLastWritesIsNotRefused() throws Exception {
         Path dir = tmp.resolve("data");
         try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            store.keepMemtablesAtClose(); // stopped as by a crash: the WAL holds the recent batches
             store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m1"), b("body"))).get(10, TimeUnit.SECONDS);
             store.write(putThenSingleDeleteLast()).get(10, TimeUnit.SECONDS);
             store.flushAndCompact(); // the WAL holding both batches is deleted
@@ -193,6 +196,7 @@ class CorruptionTest {
     void deletedWalAfterAFlushIsStillRefusedWhenItHeldAcknowledgedBatches() throws Exception {
         Path dir = tmp.resolve("data");
         try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            store.keepMemtablesAtClose(); // stopped as by a crash: the WAL holds the recent batches
             store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m1"), b("body"))).get(10, TimeUnit.SECONDS);
             store.flushAndCompact();
             store.write(putThenSingleDeleteLast()).get(10, TimeUnit.SECONDS);
@@ -213,6 +217,7 @@ class CorruptionTest {
         int threads = 4;
         int each = 300;
         try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            store.keepMemtablesAtClose(); // stopped as by a crash: the WAL holds the recent batches
             List<Thread> writers = new ArrayList<>();
             List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
             for (int t = 0; t < threads; t++) {
@@ -245,6 +250,7 @@ class CorruptionTest {
     void watermarkFromBeforeTheBatchNumberIsIgnoredNotRefused() throws Exception {
         Path dir = tmp.resolve("data");
         try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            store.keepMemtablesAtClose(); // stopped as by a crash: the WAL holds the recent batches
             store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m1"), b("body"))).get(10, TimeUnit.SECONDS);
         }
         // What an older build left: a RocksDB sequence number under the old check word.

@@ -41,6 +41,29 @@ class RocksDbStoreTest {
     }
 
     @Test
+    void aCleanCloseLeavesNoWalToReplay() throws Exception {
+        Path dir = tmp.resolve("data");
+        try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            StoreBatch batch = new StoreBatch();
+            for (int i = 0; i < 2000; i++) {
+                batch.put(Keyspace.MESSAGES, b("m" + i), new byte[300]);
+            }
+            store.write(batch).get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(walBytes(dir)).as("written to the WAL first").isGreaterThan(600_000);
+        }
+        assertThat(walBytes(dir)).as("memtables flushed at close").isLessThan(64 * 1024);
+        try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            assertThat(store.get(Keyspace.MESSAGES, b("m1999"))).hasSize(300);
+        }
+    }
+
+    private static long walBytes(Path dir) throws java.io.IOException {
+        try (var files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".log")).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
+    @Test
     void everyKeyspaceHasItsOwnColumnFamilyAndFormatFileIsWritten() throws Exception {
         Path dir = tmp.resolve("data");
         RocksDbStore.open(dir).close();
