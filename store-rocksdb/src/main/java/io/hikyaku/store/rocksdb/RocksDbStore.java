@@ -120,13 +120,7 @@ public final class RocksDbStore implements Store {
 
     @Override
     public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
-        lifecycle.readLock().lock();
-        try {
-            ensureOpen();
-            scanOpen(space, prefix, visitor);
-        } finally {
-            lifecycle.readLock().unlock();
-        }
+        scanLocked(space, prefix, 0, visitor);
     }
 
     /**
@@ -135,49 +129,28 @@ public final class RocksDbStore implements Store {
      */
     @Override
     public void scanHeads(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
+        scanLocked(space, prefix, Math.max(headBytes, 1), visitor);
+    }
+
+    private void scanLocked(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
         lifecycle.readLock().lock();
         try {
             ensureOpen();
-            ByteBuffer head = ByteBuffer.allocateDirect(Math.max(headBytes, 1));
-            try (ReadOptions read = scanReadOptions();
-                 RocksIterator it = open.db.newIterator(open.handles.get(space), read)) {
-                if (prefix.length == 0) {
-                    it.seekToFirst();
-                } else {
-                    it.seek(prefix);
-                }
-                for (; it.isValid(); it.next()) {
-                    byte[] key = it.key();
-                    if (!startsWith(key, prefix)) {
-                        break;
-                    }
-                    head.clear();
-                    int length = it.value(head);
-                    byte[] value = new byte[Math.min(length, head.capacity())];
-                    head.get(0, value);
-                    if (!visitor.visit(key, value)) {
-                        break;
-                    }
-                }
-                it.status();
-            } catch (RocksDBException e) {
-                throw new StoreException("cannot scan " + space + ": " + e.getMessage(), e);
-            }
+            scanOpen(space, prefix, headBytes, visitor);
         } finally {
             lifecycle.readLock().unlock();
         }
     }
 
-    // Scans are start-up's index rebuild (and health probes): one pass over a keyspace, so they
-    // read ahead, keep their blocks out of the cache the running server needs, and skip block
-    // checksums when the whole store was verified at open.
-    private ReadOptions scanReadOptions() {
-        return new ReadOptions().setFillCache(false).setReadaheadSize(2L << 20)
-                .setVerifyChecksums(!options.verifyChecksumsOnOpen());
-    }
-
-    private void scanOpen(Keyspace space, byte[] prefix, EntryVisitor visitor) {
-        try (ReadOptions read = scanReadOptions();
+    /**
+     * One pass over a keyspace (start-up's index rebuild, health probes): reads ahead, keeps its
+     * blocks out of the cache the running server needs, and skips block checksums when the whole
+     * store was verified at open. {@code headBytes} 0 passes whole values, else at most that many.
+     */
+    private void scanOpen(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
+        ByteBuffer head = headBytes > 0 ? ByteBuffer.allocateDirect(headBytes) : null;
+        try (ReadOptions read = new ReadOptions().setFillCache(false).setReadaheadSize(2L << 20)
+                     .setVerifyChecksums(!options.verifyChecksumsOnOpen());
              RocksIterator it = open.db.newIterator(open.handles.get(space), read)) {
             if (prefix.length == 0) {
                 it.seekToFirst();
@@ -186,7 +159,7 @@ public final class RocksDbStore implements Store {
             }
             for (; it.isValid(); it.next()) {
                 byte[] key = it.key();
-                if (!startsWith(key, prefix) || !visitor.visit(key, it.value())) {
+                if (!startsWith(key, prefix) || !visitor.visit(key, head == null ? it.value() : head(it, head))) {
                     break;
                 }
             }
@@ -194,6 +167,14 @@ public final class RocksDbStore implements Store {
         } catch (RocksDBException e) {
             throw new StoreException("cannot scan " + space + ": " + e.getMessage(), e);
         }
+    }
+
+    private static byte[] head(RocksIterator it, ByteBuffer buffer) {
+        buffer.clear();
+        int length = it.value(buffer);
+        byte[] value = new byte[Math.min(length, buffer.capacity())];
+        buffer.get(0, value);
+        return value;
     }
 
     @Override
