@@ -6,7 +6,7 @@
 # then a table of medians and ratios. Installs nothing outside bench/work except via Maven.
 #
 # usage: bench/run.sh [--scenarios "send cycle ..."] [--servers "hikyaku ..."] [--rounds 3]
-#                     [--duration 10] [--backlog-n 1000000] [--startup-n 1000000] [--waiters 10000]
+#                     [--duration 10] [--warmup 10] [--backlog-n 1000000] [--startup-n 1000000] [--waiters 10000]
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -19,6 +19,9 @@ SCENARIOS="send send-single cycle cycle-at-rate fifo backlog longpoll startup id
 SERVERS="hikyaku hikyaku-memory elasticmq-memory elasticmq-h2 nginx"
 ROUNDS=3
 DURATION=10
+# In-process warm-up before each measured window: every run is a fresh client JVM, and on 2
+# shared cores C2 needs ~10 s of load before client and server reach their steady state.
+WARMUP=10
 BACKLOG_N=1000000
 STARTUP_N=1000000
 WAITERS=10000
@@ -29,6 +32,7 @@ while [ $# -gt 0 ]; do
     --servers) SERVERS="$2"; shift 2 ;;
     --rounds) ROUNDS="$2"; shift 2 ;;
     --duration) DURATION="$2"; shift 2 ;;
+    --warmup) WARMUP="$2"; shift 2 ;;
     --backlog-n) BACKLOG_N="$2"; shift 2 ;;
     --startup-n) STARTUP_N="$2"; shift 2 ;;
     --waiters) WAITERS="$2"; shift 2 ;;
@@ -141,7 +145,7 @@ trap stop_server EXIT INT TERM
 bench() { # server scenario extra-args...
   local server="$1" scenario="$2"; shift 2
   timeout 900 java -jar "$JAR" run --endpoint "$ENDPOINT" --server "$server" --scenario "$scenario" \
-    --duration "$DURATION" --results bench/results "$@" || log "run $scenario on $server failed"
+    --duration "$DURATION" --warmup "$WARMUP" --results bench/results "$@" || log "run $scenario on $server failed"
 }
 
 # Scenarios that need the server running (started by this script). The light ones share one

@@ -69,4 +69,13 @@ class ResultLineTest {
         assertThat(table).contains("5.00x | 10.00x |");
         assertThat(Summary.read(dir, Instant.parse("2026-12-03T00:00:00Z"))).isEmpty();
     }
+
+    @Test
+    void summarySkipsLinesThatAreNotResultLines(@TempDir Path dir) throws Exception {
+        ResultsFile.append(dir, line("hikyaku", 1000, 10));
+        Files.writeString(dir.resolve("2026-12-02-jmh.txt"),
+                "Benchmark  Mode  Cnt  Score  Error  Units\nEngineBenchmarks.send  avgt  5  5.6 ± 1.0  us/op\n");
+        assertThat(Summary.read(dir, Instant.parse("2026-12-01T00:00:00Z"))).hasSize(1);
+        assertThat(Summary.read(dir, null)).hasSize(1);
+    }
 }

@@ -36,14 +36,27 @@ public final class Summary {
                         continue;
                     }
                     Map<String, String> row = ResultLine.parse(line);
-                    if (since != null && Instant.parse(row.get("time")).isBefore(since)) {
-                        continue;
+                    Instant time = resultTime(row);
+                    if (time == null || (since != null && time.isBefore(since))) {
+                        continue; // not a result line (e.g. a JMH table kept beside them), or too old
                     }
                     rows.add(row);
                 }
             }
         }
         return rows;
+    }
+
+    /** The time of a result line, or null when the line is not one (no scenario or no timestamp). */
+    private static Instant resultTime(Map<String, String> row) {
+        if (!row.containsKey("scenario") || row.get("time") == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(row.get("time"));
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     public static String table(List<Map<String, String>> rows, String baseline) {
