@@ -1,6 +1,7 @@
 package io.hikyaku.bench.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.hikyaku.bench.client.ReadinessProbe;
 import io.hikyaku.bench.client.SqsConnection;
 import io.hikyaku.bench.client.SqsHttpClient;
 import io.hikyaku.bench.client.SqsRequests;
@@ -76,22 +77,14 @@ final class ProcessScenarios {
     }
 
     private long waitReady(Process p) throws Exception {
+        ReadinessProbe probe = new ReadinessProbe(cfg.endpoint());
         long deadline = System.nanoTime() + cfg.drainTimeout().toNanos();
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) {
                 throw new IllegalStateException("server exited with " + p.exitValue() + " before it was ready");
             }
-            try {
-                SqsConnection c = client.connect().get(2, TimeUnit.SECONDS);
-                try {
-                    if (c.call("ListQueues", SqsRequests.JSON.createObjectNode()).get(5, TimeUnit.SECONDS).ok()) {
-                        return System.nanoTime();
-                    }
-                } finally {
-                    c.close();
-                }
-            } catch (Exception notYet) {
-                // Port not open or server still starting.
+            if (probe.ready(5_000)) {
+                return System.nanoTime();
             }
             Thread.sleep(5);
         }
