@@ -21,7 +21,15 @@ import java.util.concurrent.CompletableFuture;
  * {@link Waiter} (no thread); {@link #wake} retries the parked receives of a queue when it gains
  * visible messages, and {@link #expire} answers those whose wait is over with an empty result.
  * Everything that touches the engine or the waiters runs under the engine lock; answers are
- * delivered through {@link Completions} after it, each once its receive is durable.
+ * delivered through {@link Completions} after it.
+ *
+ * <p>A receive is answered as soon as its state change is written to the store, without waiting
+ * for that write's fsync (it rides on the next one, shared with the sends and deletes around it).
+ * Being received is not something a client asks to keep: if the server dies before that fsync,
+ * the messages are simply receivable again after the restart, as if their visibility timeout had
+ * run out, and their receive count is one lower; delivery stays at-least-once, as SQS promises.
+ * Sends, deletes and visibility changes, which a client does rely on, still wait for the fsync.
+ * A write the store refuses outright (e.g. disk full) still fails the receive.
  */
 final class Receiver {
 
@@ -166,6 +174,10 @@ final class Receiver {
 
     private static void answer(CompletableFuture<ObjectNode> out, ReceiveCall call,
                                Durable<List<ReceivedMessage>> got) {
+        if (!got.written().isCompletedExceptionally()) {
+            out.complete(render(call.selection(), got.value())); // see the class comment: no fsync wait
+            return;
+        }
         EngineGate.whenDurable(got).whenComplete((messages, failure) -> {
             if (failure != null) {
                 out.completeExceptionally(failure);

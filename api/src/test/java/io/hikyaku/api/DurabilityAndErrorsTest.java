@@ -39,6 +39,33 @@ class DurabilityAndErrorsTest {
     }
 
     @Test
+    void aReceiveIsAnsweredBeforeItsFsyncButTheDeleteAfterItWaits() throws Exception {
+        String url = ServiceHarness.await(call("CreateQueue", "{\"QueueName\":\"r\"}")).get("QueueUrl").asText();
+        ServiceHarness.await(call("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"x\"}"));
+        store.hold();
+        ObjectNode got = call("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\"}").get(2, TimeUnit.SECONDS);
+        assertThat(got.get("Messages")).hasSize(1);
+        String handle = got.get("Messages").get(0).get("ReceiptHandle").asText();
+        CompletableFuture<ObjectNode> deleted = call("DeleteMessage",
+                "{\"QueueUrl\":\"" + url + "\",\"ReceiptHandle\":\"" + handle + "\"}");
+        Thread.sleep(50);
+        assertThat(deleted).isNotDone();
+        store.releaseAll();
+        deleted.get(2, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aReceiveWhoseWriteIsRefusedFails() throws Exception {
+        String url = ServiceHarness.await(call("CreateQueue", "{\"QueueName\":\"rf\"}")).get("QueueUrl").asText();
+        ServiceHarness.await(call("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"x\"}"));
+        store.fail();
+        Throwable failure = call("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\"}")
+                .handle((v, e) -> e).get(2, TimeUnit.SECONDS);
+        assertThat(failure).isInstanceOf(ApiException.class);
+        assertThat(((ApiException) failure).errorType()).isEqualTo("InternalError");
+    }
+
+    @Test
     void aFailedWriteIsAnInternalErrorAndErrorsAreNeverWrapped() throws Exception {
         String url = ServiceHarness.await(call("CreateQueue", "{\"QueueName\":\"f\"}")).get("QueueUrl").asText();
         store.fail();
