@@ -1,12 +1,8 @@
 package io.hikyaku.engine;
 
-import java.util.Comparator;
 
 /** A FIFO deduplication entry: a send with this key within the window returns the original. */
 record DedupEntry(String key, String messageId, String sequenceNumber, long expiresAt) {
-
-    static final Comparator<DedupEntry> BY_EXPIRY =
-            Comparator.comparingLong(DedupEntry::expiresAt).thenComparing(DedupEntry::key);
 
     private static final int VERSION = 1;
 

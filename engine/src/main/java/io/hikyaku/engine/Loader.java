@@ -117,8 +117,7 @@ final class Loader {
                 String text = Keys.dedupText(k);
                 if (Keys.dedupTag(k) == 'd') {
                     DedupEntry e = DedupEntry.decode(text, v);
-                    q.dedup.put(text, e);
-                    q.dedupByExpiry.add(e);
+                    q.dedup.load(e);
                 } else {
                     AttemptEntry e = AttemptEntry.decode(text, v);
                     q.attempts.put(text, e);
@@ -127,6 +126,7 @@ final class Loader {
             }
             return true;
         });
+        byId.values().forEach(q -> q.dedup.endLoad());
         store.scan(Keyspace.HOUSEKEEPING, new byte[0], (k, v) -> {
             if (k[0] == 'n') {
                 String rest = new String(k, 1, k.length - 1, StandardCharsets.UTF_8);

@@ -163,7 +163,7 @@ public final class QueueEngine {
         for (Message m : q.messages.values()) {
             q.deleteMessage(m, b);
         }
-        for (DedupEntry e : new ArrayList<>(q.dedup.values())) {
+        for (DedupEntry e : q.dedup.values()) {
             q.removeDedup(e, b);
         }
         for (String a : new ArrayList<>(q.attempts.keySet())) {

@@ -48,8 +48,7 @@ final class QueueState {
     int delayed;
     long nextSeq = 1;
     long reservedSeq = 1;
-    final Map<String, DedupEntry> dedup = new HashMap<>();
-    final TreeSet<DedupEntry> dedupByExpiry = new TreeSet<>(DedupEntry.BY_EXPIRY);
+    final DedupWindow dedup = new DedupWindow();
     final Map<String, AttemptEntry> attempts = new HashMap<>();
     final TreeSet<AttemptEntry> attemptsByExpiry = new TreeSet<>(AttemptEntry.BY_EXPIRY);
     /** While loading: every message, for a bulk insert into {@link #retention}. */
@@ -182,18 +181,15 @@ final class QueueState {
     // ---- dedup and attempts ----
 
     void putDedup(DedupEntry e, StoreBatch b) {
-        DedupEntry old = dedup.put(e.key(), e);
+        DedupEntry old = dedup.put(e);
         if (old != null) {
-            dedupByExpiry.remove(old);
             b.delete(Keyspace.DEDUP, Keys.dedup(id, e.key()));
         }
-        dedupByExpiry.add(e);
         b.put(Keyspace.DEDUP, Keys.dedup(id, e.key()), e.encode());
     }
 
     void removeDedup(DedupEntry e, StoreBatch b) {
-        dedup.remove(e.key());
-        dedupByExpiry.remove(e);
+        dedup.remove(e);
         b.deleteOnceWritten(Keyspace.DEDUP, Keys.dedup(id, e.key()));
     }
 
@@ -229,8 +225,8 @@ final class QueueState {
             transition(pending.first(), Message.State.VISIBLE, 0);
             becameVisible = true;
         }
-        while (!dedupByExpiry.isEmpty() && dedupByExpiry.first().expiresAt() <= now) {
-            removeDedup(dedupByExpiry.first(), b);
+        for (DedupEntry d = dedup.first(); d != null && d.expiresAt() <= now; d = dedup.first()) {
+            removeDedup(d, b);
         }
         while (!attemptsByExpiry.isEmpty() && attemptsByExpiry.first().expiresAt() <= now) {
             removeAttempt(attemptsByExpiry.first().attemptId(), b);
@@ -247,8 +243,9 @@ final class QueueState {
         if (!pending.isEmpty()) {
             d = Math.min(d, pending.first().visibleAt);
         }
-        if (!dedupByExpiry.isEmpty()) {
-            d = Math.min(d, dedupByExpiry.first().expiresAt());
+        DedupEntry firstDedup = dedup.first();
+        if (firstDedup != null) {
+            d = Math.min(d, firstDedup.expiresAt());
         }
         if (!attemptsByExpiry.isEmpty()) {
             d = Math.min(d, attemptsByExpiry.first().expiresAt());

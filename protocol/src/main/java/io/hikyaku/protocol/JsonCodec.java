@@ -23,6 +23,8 @@ final class JsonCodec {
                     .maxNestingDepth(MAX_DEPTH)
                     .maxNumberLength(1000)
                     .build())
+            // Characters outside the BMP as their 4 UTF-8 bytes, as SQS writes them, not \\u escapes.
+            .enable(com.fasterxml.jackson.core.json.JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
@@ -85,10 +87,13 @@ final class JsonCodec {
         return true;
     }
 
-    /** UTF-8 bytes of {@code node}; lone surrogates (only ever echoed from input) become '?'. */
+    /**
+     * UTF-8 bytes of {@code node}, written straight to bytes (no String in between: this is every
+     * response). A lone surrogate (only ever echoed from input) is written as its JSON escape.
+     */
     static byte[] write(JsonNode node) {
         try {
-            return MAPPER.writeValueAsString(node).getBytes(StandardCharsets.UTF_8);
+            return MAPPER.writeValueAsBytes(node);
         } catch (Exception e) {
             throw new IllegalStateException("cannot write JSON", e);
         }

@@ -172,4 +172,15 @@ class JsonProtocolTest {
         assertEquals("com.amazon.coral.service#SerializationException", body.get("__type").asText());
         assertTrue(body.hasNonNull("message"));
     }
+
+    @Test
+    void writesUtf8StraightAndALoneSurrogateAsItsEscape() {
+        com.fasterxml.jackson.databind.node.ObjectNode node = JsonCodec.MAPPER.createObjectNode();
+        node.put("Body", "h\u00e9llo \u6f22 \ud83d\ude00");
+        assertEquals("{\"Body\":\"h\u00e9llo \u6f22 \ud83d\ude00\"}",
+                new String(JsonCodec.write(node), java.nio.charset.StandardCharsets.UTF_8));
+        node.put("Body", "bad \ud800 echo");
+        assertEquals("{\"Body\":\"bad \\uD800 echo\"}",
+                new String(JsonCodec.write(node), java.nio.charset.StandardCharsets.UTF_8));
+    }
 }
