@@ -72,6 +72,13 @@ class ScenarioSmokeTest {
     }
 
     @Test
+    void cycleReportsHowFullTheReceivesWere() throws Exception {
+        ResultLine line = ScenarioRunner.run(config("cycle", endpoint(), null));
+        assertThat(Double.parseDouble(line.extra().get("receives_s"))).as(line.format()).isPositive();
+        assertThat(Double.parseDouble(line.extra().get("msgs_per_receive"))).as(line.format()).isBetween(0.01, 10.0);
+    }
+
+    @Test
     void backlogPreloadsExactlyTheRequestedCount() throws Exception {
         ResultLine line = ScenarioRunner.run(config("backlog", endpoint(), null));
         assertThat(line.extra()).containsEntry("preloaded", "2000").containsEntry("deleted", "2000");

@@ -59,6 +59,10 @@ final class Consumer {
         long now = System.nanoTime();
         boolean open = state.windowOpen;
         JsonNode messages = body.path("Messages");
+        if (open) {
+            state.windowReceives.incrementAndGet();
+            state.windowReceived.addAndGet(messages.size());
+        }
         if (!state.recordEndToEnd && open && messages.size() > 0) {
             state.receiveLatency.recordNanos(now - started);
         }

@@ -72,6 +72,7 @@ final class QueueScenarios {
         extra.put("producers", Integer.toString(cfg.producers()));
         extra.put("consumers", Integer.toString(cfg.consumers()));
         extra.put("max_backlog", Long.toString(cfg.maxBacklog()));
+        receiveEfficiency(state, w, extra);
         if (fifo) {
             extra.put("groups", Integer.toString(cfg.groups()));
         }
@@ -104,7 +105,16 @@ final class QueueScenarios {
         deleteQueue(url);
         Vus.closeAll(cons);
         extra.put("consumers", Integer.toString(cfg.consumers()));
+        receiveEfficiency(state, w, extra);
         return Results.line(cfg, state.windowDeleted.get(), state.receiveLatency, w, state, extra);
+    }
+
+    /** How full the receives were: requests per message drive the server's CPU per message. */
+    private static void receiveEfficiency(RunState state, Window w, Map<String, String> extra) {
+        long receives = state.windowReceives.get();
+        extra.put("receives_s", String.format(java.util.Locale.ROOT, "%.1f", receives / w.seconds));
+        extra.put("msgs_per_receive", String.format(java.util.Locale.ROOT, "%.2f",
+                receives == 0 ? 0.0 : (double) state.windowReceived.get() / receives));
     }
 
     /** Fills the queue named cfg.queueName with cfg.messages and leaves them (for startup with data). */

@@ -20,6 +20,9 @@ public final class RunState {
     /** Messages acknowledged as sent, and sends calls, while the measuring window is open. */
     public final AtomicLong windowSent = new AtomicLong();
     public final AtomicLong windowSendRequests = new AtomicLong();
+    /** ReceiveMessage calls answered while the window is open, and the messages they carried. */
+    public final AtomicLong windowReceives = new AtomicLong();
+    public final AtomicLong windowReceived = new AtomicLong();
     /** Messages deleted while the measuring window is open. */
     public final AtomicLong windowDeleted = new AtomicLong();
     /** For count-limited producers (backlog preload): messages still to send. */
