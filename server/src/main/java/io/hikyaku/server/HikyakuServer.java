@@ -9,6 +9,7 @@ import io.hikyaku.server.http.CallContextFactory;
 import io.hikyaku.server.http.Codecs;
 import io.hikyaku.server.http.HttpChannelInitializer;
 import io.hikyaku.server.http.RequestDispatcher;
+import io.hikyaku.server.http.IdleConnections;
 import io.hikyaku.server.http.ServerState;
 import io.hikyaku.server.storage.Backups;
 import io.hikyaku.server.storage.OpenedStore;
@@ -47,6 +48,7 @@ public final class HikyakuServer implements AutoCloseable {
     private final StoreHealth storeHealth;
     private final Backups backups;
     private final ServerState state = new ServerState();
+    private final IdleConnections idleConnections;
     private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -61,6 +63,7 @@ public final class HikyakuServer implements AutoCloseable {
         this.service = service;
         this.storeHealth = storeHealth;
         this.backups = backups;
+        this.idleConnections = new IdleConnections(state, config.clock());
         this.acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("hikyaku-accept", true),
                 NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(ioThreads(), new DefaultThreadFactory("hikyaku-io", true),
@@ -127,6 +130,13 @@ public final class HikyakuServer implements AutoCloseable {
             throw new IllegalStateException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
         }
         port = ((InetSocketAddress) listener.localAddress()).getPort();
+        workers.scheduleAtFixedRate(idleConnections::sweep, IdleConnections.SWEEP_MILLIS, IdleConnections.SWEEP_MILLIS,
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs the idle-connection sweep now (tests advance the clock instead of waiting for the timer). */
+    void sweepIdleConnections() {
+        idleConnections.sweep();
     }
 
     /** Writes ADMIN into the data directory so {@code hikyaku backup} can reach this server. */

@@ -12,7 +12,7 @@ import io.netty.util.ReferenceCountUtil;
 /**
  * Refuses a request whose declared Content-Length is over the limit as soon as its head arrives:
  * nothing of the body is buffered, and a client that sent {@code Expect: 100-continue} never gets
- * the go-ahead (this handler sits before the expect-continue handler). Chunked bodies that grow too
+ * the go-ahead (this handler sits before the aggregator, which sends it). Chunked bodies that grow too
  * large are caught by {@link BoundedAggregator}.
  */
 final class OversizeGuard extends ChannelInboundHandlerAdapter {

@@ -2,6 +2,7 @@ package io.hikyaku.server.http;
 
 import io.hikyaku.protocol.HttpRequestData;
 import io.hikyaku.protocol.HttpResponseData;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -14,7 +15,6 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.time.Clock;
@@ -41,6 +41,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<Pending> queue = new ArrayDeque<>(2);
     private InFlight current;
     private boolean closing;
+    /** Clock millis of the last read from or write to this connection, for {@link IdleConnections}. */
+    private long lastActiveMillis;
 
     RequestHandler(RequestDispatcher dispatcher, ServerState state, Clock clock) {
         this.dispatcher = dispatcher;
@@ -163,6 +165,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void write(ChannelHandlerContext ctx, Reply request, String requestId, HttpResponseData response) {
+        lastActiveMillis = clock.millis();
         var future = ctx.writeAndFlush(NettyResponses.of(response, requestId, request.version(), request.keepAlive(),
                 request.headOnly(), clock));
         future.addListener(request.keepAlive() ? ChannelFutureListener.CLOSE_ON_FAILURE : ChannelFutureListener.CLOSE);
@@ -170,6 +173,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
+        lastActiveMillis = clock.millis();
         state.channels().add(ctx.channel());
         ctx.fireChannelActive();
     }
@@ -184,14 +188,18 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         ctx.fireChannelInactive();
     }
 
-    /** Closes a connection idle for {@link HttpChannelInitializer#IDLE_SECONDS}; never one with a request in flight. */
+    /** Every read from the socket counts as activity, also the chunks of a slow upload not yet aggregated. */
     @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-        if (event instanceof IdleStateEvent && current == null && queue.isEmpty()) {
-            ctx.close();
-            return;
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        lastActiveMillis = clock.millis();
+        ctx.fireChannelReadComplete();
+    }
+
+    /** Called on this connection's event loop by {@link IdleConnections#sweep()}. */
+    void closeIfIdleSince(Channel channel, long cutoffMillis) {
+        if (current == null && queue.isEmpty() && lastActiveMillis <= cutoffMillis) {
+            channel.close();
         }
-        ctx.fireUserEventTriggered(event);
     }
 
     @Override

@@ -1,0 +1,130 @@
+package io.hikyaku.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hikyaku.server.http.IdleConnections;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Keep-alive connections idle for five minutes are closed; a parked request or a slow upload is not idle. */
+class IdleConnectionTest {
+
+    /** Only moves when the test says so. */
+    static final class SteppedClock extends Clock {
+        final AtomicLong millis = new AtomicLong(Instant.parse("2026-01-02T03:04:05Z").toEpochMilli());
+
+        void advance(long by) {
+            millis.addAndGet(by);
+        }
+
+        @Override
+        public long millis() {
+            return millis.get();
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis.get());
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    final SteppedClock clock = new SteppedClock();
+    FakeService service;
+    HikyakuServer server;
+
+    @BeforeEach
+    void start() {
+        service = new FakeService();
+        server = HikyakuServer.start(ServerConfig.defaults().withPort(0).withStorage(StorageMode.MEMORY).withClock(clock),
+                new FakeCodec(), service);
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    @Test
+    void aConnectionIdleForFiveMinutesIsClosedAndOneJustUnderIsNot() throws Exception {
+        try (RawHttp http = new RawHttp(server.port())) {
+            http.send(RawHttp.jsonCall("Echo", "{}"));
+            assertThat(http.read().status()).isEqualTo(200);
+
+            clock.advance(IdleConnections.IDLE_MILLIS - 1);
+            server.sweepIdleConnections();
+            assertThat(http.silentFor(300)).as("still open just under the limit").isTrue();
+
+            http.send(RawHttp.jsonCall("Echo", "{}")); // activity restarts the idle time
+            assertThat(http.read().status()).isEqualTo(200);
+            clock.advance(IdleConnections.IDLE_MILLIS - 1);
+            server.sweepIdleConnections();
+            assertThat(http.silentFor(300)).isTrue();
+
+            clock.advance(1);
+            server.sweepIdleConnections();
+            assertThat(http.closedByServer()).isTrue();
+        }
+    }
+
+    @Test
+    void aConnectionThatNeverSentARequestIsClosedToo() throws Exception {
+        try (RawHttp http = new RawHttp(server.port())) {
+            assertThat(http.silentFor(200)).isTrue(); // connected and registered
+            clock.advance(IdleConnections.IDLE_MILLIS);
+            server.sweepIdleConnections();
+            assertThat(http.closedByServer()).isTrue();
+        }
+    }
+
+    @Test
+    void aParkedRequestKeepsItsConnectionOpenAndIsStillAnswered() throws Exception {
+        var parked = service.park("Wait");
+        try (RawHttp http = new RawHttp(server.port())) {
+            http.send(RawHttp.jsonCall("Wait", "{}"));
+            assertThat(http.silentFor(200)).isTrue();
+
+            clock.advance(IdleConnections.IDLE_MILLIS * 2);
+            server.sweepIdleConnections();
+            assertThat(http.silentFor(300)).as("a request in flight is not idle").isTrue();
+
+            parked.complete(FakeCodec.JSON.createObjectNode().put("done", true));
+            assertThat(http.read().status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aSlowUploadCountsAsActivity() throws Exception {
+        try (RawHttp http = new RawHttp(server.port())) {
+            String body = "{\"n\":7}";
+            http.send("POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: AmazonSQS.Echo\r\nContent-Length: " + body.length()
+                    + "\r\n\r\n" + body.substring(0, 3));
+            assertThat(http.silentFor(200)).isTrue();
+
+            clock.advance(IdleConnections.IDLE_MILLIS - 1);
+            http.send(body.substring(3, 5));
+            assertThat(http.silentFor(200)).isTrue();
+            clock.advance(IdleConnections.IDLE_MILLIS - 1);
+            server.sweepIdleConnections();
+            assertThat(http.silentFor(300)).as("the last chunk arrived under five minutes ago").isTrue();
+
+            http.send(body.substring(5));
+            assertThat(http.read().status()).isEqualTo(200);
+        }
+    }
+}
