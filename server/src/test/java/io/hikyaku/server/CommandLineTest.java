@@ -11,10 +11,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class CommandLineTest {
 
@@ -25,15 +25,13 @@ class CommandLineTest {
     final StringWriter err = new StringWriter();
 
     ServerConfig resolve(Map<String, String> env, String... args) {
-        CommandLine cl = HikyakuCommand.commandLine(env, new PrintWriter(out), new PrintWriter(err));
-        CommandLine.ParseResult parsed = cl.parseArgs(args);
-        ServeCommand serve = (ServeCommand) parsed.subcommand().commandSpec().userObject();
-        return serve.resolveConfig();
+        assertThat(args[0]).isEqualTo("serve");
+        return new ServeCommand(env).resolveConfig(Arrays.copyOfRange(args, 1, args.length));
     }
 
     @Test
     void selfcheckRunsAThrowawayServerThroughBothProtocols() {
-        CommandLine cl = HikyakuCommand.commandLine(Map.of(), new PrintWriter(out, true), new PrintWriter(err, true));
+        HikyakuCommand cl = HikyakuCommand.commandLine(Map.of(), new PrintWriter(out, true), new PrintWriter(err, true));
         assertThat(cl.execute("selfcheck")).as(err.toString()).isZero();
         assertThat(out.toString()).contains("hikyaku selfcheck: ok");
     }
@@ -117,5 +115,57 @@ class CommandLineTest {
         int code = HikyakuCommand.commandLine(Map.of(), new PrintWriter(out), new PrintWriter(err)).execute("serve", "--prot", "1");
         assertThat(code).isEqualTo(2);
         assertThat(err.toString()).contains("--prot");
+    }
+
+    int run(String... args) {
+        return HikyakuCommand.commandLine(Map.of(), new PrintWriter(out), new PrintWriter(err)).execute(args);
+    }
+
+    @Test
+    void flagsArePrefixFreeAndTakeTheirValueEitherWay() {
+        assertThat(run("serve", "--por", "1")).isEqualTo(2);
+        assertThat(err.toString()).contains("--por").contains("hikyaku serve --help");
+        assertThat(resolve(Map.of(), "serve", "--port=9010").port()).isEqualTo(9010);
+    }
+
+    @Test
+    void badFlagValuesAndStrayArgumentsAreUsageErrors() {
+        assertThat(run("serve", "--port", "x")).isEqualTo(2);
+        assertThat(run("serve", "--port", "99999999999")).isEqualTo(2);
+        assertThat(run("serve", "--storage", "disk")).isEqualTo(2);
+        assertThat(run("serve", "extra")).isEqualTo(2);
+        assertThat(run("serve", "--port")).isEqualTo(2);
+        assertThat(run("nosuch")).isEqualTo(2);
+        assertThat(err.toString().lines()).hasSize(6).allMatch(l -> l.startsWith("hikyaku: "));
+        assertThat(err.toString()).contains("'x' is not a whole number").contains("out of range")
+                .contains("'disk' (expected one of: rocksdb, memory)").contains("unexpected argument 'extra'")
+                .contains("unknown command 'nosuch'");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void helpListsTheCommandsAndEachCommandsFlags() {
+        assertThat(run()).isZero();
+        assertThat(out.toString()).contains("serve").contains("backup").doesNotContain("selfcheck");
+        out.getBuffer().setLength(0);
+        assertThat(run("serve", "--help")).isZero();
+        assertThat(out.toString()).contains("Usage: hikyaku serve").contains("--data-dir DIR").contains("env HIKYAKU_PORT")
+                .contains("-h, --help").contains("-V, --version");
+        out.getBuffer().setLength(0);
+        assertThat(run("backup", "-h")).as("help needs no required flag").isZero();
+        assertThat(out.toString()).contains("--to DIR");
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void backupWithoutItsRequiredTargetIsAUsageError() {
+        assertThat(run("backup")).isEqualTo(2);
+        assertThat(err.toString()).contains("to");
+    }
+
+    @Test
+    void eachCommandAlsoPrintsTheVersion() {
+        assertThat(run("serve", "--version")).isZero();
+        assertThat(out.toString()).startsWith("hikyaku ");
     }
 }

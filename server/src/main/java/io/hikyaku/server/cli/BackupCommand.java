@@ -1,5 +1,7 @@
 package io.hikyaku.server.cli;
 
+import static io.hikyaku.server.cli.Flags.valued;
+
 import io.hikyaku.server.admin.AdminFile;
 import io.hikyaku.server.admin.OnlineBackupClient;
 import io.hikyaku.store.rocksdb.RocksDbStore;
@@ -8,10 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
 
 /**
  * {@code hikyaku backup}: a consistent copy of a data directory. If a server runs on it (its ADMIN
@@ -19,30 +19,39 @@ import picocli.CommandLine.Option;
  * is opened here and checkpointed (which fails with "in use" if some process still holds it).
  * Restore = start a server with the copy as its data directory.
  */
-@Command(name = "backup", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = "Write a consistent backup of a RocksDB data directory, online if a server runs on it.")
-final class BackupCommand implements Callable<Integer> {
+final class BackupCommand implements Subcommand {
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "data", description = "Data directory to back up (default ./data).")
-    Path dataDir;
-
-    @Option(names = "--to", paramLabel = "DIR", required = true, description = "Directory to create for the backup (must not exist).")
-    Path target;
-
-    @Option(names = "--timeout-seconds", defaultValue = "3600", description = "How long to wait for a running server's backup (default 3600).")
-    long timeoutSeconds;
+    private static final Options OPTIONS = Flags.of(
+            valued("data-dir", "DIR", "Data directory to back up (default ./data)."),
+            Option.builder().longOpt("to").hasArg().argName("DIR").required()
+                    .desc("Directory to create for the backup (must not exist).").get(),
+            valued("timeout-seconds", "SECONDS", "How long to wait for a running server's backup (default 3600)."));
 
     @Override
-    public Integer call() throws InterruptedException {
+    public String name() {
+        return "backup";
+    }
+
+    @Override
+    public String summary() {
+        return "Write a consistent backup of a RocksDB data directory, online if a server runs on it.";
+    }
+
+    @Override
+    public Options options() {
+        return OPTIONS;
+    }
+
+    @Override
+    public int run(Flags flags, PrintWriter out) throws InterruptedException {
+        Path dataDir = flags.path("data-dir") == null ? Path.of("data") : flags.path("data-dir");
+        Path target = flags.path("to");
+        long timeoutSeconds = flags.number("timeout-seconds") == null ? 3600 : flags.number("timeout-seconds");
         Path data = dataDir.toAbsolutePath().normalize();
         Path to = target.toAbsolutePath().normalize();
         if (Files.exists(to)) {
             throw new IllegalStateException("backup target " + to + " already exists");
         }
-        PrintWriter out = spec.commandLine().getOut();
         Optional<AdminFile> admin = AdminFile.read(data);
         String unreachable = null;
         if (admin.isPresent()) {

@@ -5,6 +5,7 @@ import io.hikyaku.server.ServerConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintWriter;
 import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -12,10 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import org.apache.commons.cli.Options;
 
 /**
  * {@code hikyaku selfcheck} (hidden): starts a durable server on 127.0.0.1 and an ephemeral port in
@@ -24,35 +23,50 @@ import picocli.CommandLine.Command;
  * {@code -XX:ArchiveClassesAtExit} so that later starts map the classes it loaded from a CDS
  * archive instead of loading and verifying them again (docs/operations.md).
  */
-@Command(name = "selfcheck", hidden = true, description = "Start a throwaway server, use it, stop it.")
-final class SelfCheckCommand implements Callable<Integer> {
+final class SelfCheckCommand implements Subcommand {
 
     private static final String JSON = "application/x-amz-json-1.0";
 
     private final Map<String, String> env;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
 
     SelfCheckCommand(Map<String, String> env) {
         this.env = env;
     }
 
     @Override
-    public Integer call() throws IOException {
+    public String name() {
+        return "selfcheck";
+    }
+
+    @Override
+    public String summary() {
+        return "Start a throwaway server, use it, stop it.";
+    }
+
+    @Override
+    public boolean hidden() {
+        return true;
+    }
+
+    @Override
+    public Options options() {
+        return new Options();
+    }
+
+    @Override
+    public int run(Flags flags, PrintWriter out) throws IOException {
         Path dir = Files.createTempDirectory("hikyaku-selfcheck-");
         try {
             // The same path `serve` takes: flags parsed and resolved with the environment.
             ServeCommand serve = new ServeCommand(env);
-            new CommandLine(serve).parseArgs("--host", "127.0.0.1", "--port", "0", "--data-dir", dir.toString());
-            ServerConfig config = serve.resolveConfig();
+            ServerConfig config = serve.resolveConfig("--host", "127.0.0.1", "--port", "0", "--data-dir", dir.toString());
             HikyakuServer server = HikyakuServer.start(config);
             try {
                 check(server.endpoint());
             } finally {
                 server.close();
             }
-            spec.commandLine().getOut().println("hikyaku selfcheck: ok");
+            out.println("hikyaku selfcheck: ok");
             return 0;
         } finally {
             try (Stream<Path> files = Files.walk(dir)) {

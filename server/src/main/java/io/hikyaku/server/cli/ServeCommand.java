@@ -1,5 +1,7 @@
 package io.hikyaku.server.cli;
 
+import static io.hikyaku.server.cli.Flags.valued;
+
 import io.hikyaku.server.DurabilityMode;
 import io.hikyaku.server.HikyakuServer;
 import io.hikyaku.server.ServerConfig;
@@ -8,74 +10,71 @@ import io.hikyaku.server.config.ConfigFile;
 import io.hikyaku.server.config.ConfigResolver;
 import io.hikyaku.server.config.EnvironmentSettings;
 import io.hikyaku.server.config.Settings;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import org.apache.commons.cli.Options;
 
 /** {@code hikyaku serve}: runs the server until the process is told to stop. */
-@Command(name = "serve", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = "Serve the SQS API. Settings: defaults < --config file < HIKYAKU_* environment < flags.")
-final class ServeCommand implements Callable<Integer> {
+final class ServeCommand implements Subcommand {
+
+    private static final Options OPTIONS = Flags.of(
+            valued("host", "HOST", "Address to bind (default 127.0.0.1; env HIKYAKU_HOST)."),
+            valued("port", "PORT", "TCP port, 0 = any free port (default 9324; env HIKYAKU_PORT)."),
+            valued("account-id", "ID", "Default 12-digit account id (default 000000000000; env HIKYAKU_ACCOUNT_ID)."),
+            valued("region", "REGION", "Region in ARNs (default us-east-1; env HIKYAKU_REGION)."),
+            valued("advertised-url", "URL", "Base of returned queue URLs, e.g. http://sqs.local:9324 "
+                    + "(default: from each request's Host header; env HIKYAKU_ADVERTISED_URL)."),
+            valued("config", "FILE", "YAML config file with server settings and queues to create."),
+            valued("storage", "MODE", "rocksdb or memory (default rocksdb; env HIKYAKU_STORAGE)."),
+            valued("data-dir", "DIR", "RocksDB data directory (default ./data; env HIKYAKU_DATA_DIR)."),
+            valued("durability", "MODE", "fsync, batch or none (default fsync; env HIKYAKU_DURABILITY)."),
+            valued("max-body-bytes", "BYTES", "Largest request body accepted (default 4194304; env HIKYAKU_MAX_BODY_BYTES)."));
 
     private final Map<String, String> env;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Option(names = "--host", description = "Address to bind (default 127.0.0.1; env HIKYAKU_HOST).")
-    String host;
-
-    @Option(names = "--port", description = "TCP port, 0 = any free port (default 9324; env HIKYAKU_PORT).")
-    Integer port;
-
-    @Option(names = "--account-id", description = "Default 12-digit account id (default 000000000000; env HIKYAKU_ACCOUNT_ID).")
-    String accountId;
-
-    @Option(names = "--region", description = "Region in ARNs (default us-east-1; env HIKYAKU_REGION).")
-    String region;
-
-    @Option(names = "--advertised-url", description = "Base of returned queue URLs, e.g. http://sqs.local:9324 "
-            + "(default: from each request's Host header; env HIKYAKU_ADVERTISED_URL).")
-    String advertisedUrl;
-
-    @Option(names = "--config", paramLabel = "FILE", description = "YAML config file with server settings and queues to create.")
-    Path configFile;
-
-    @Option(names = "--storage", description = "rocksdb or memory (default rocksdb; env HIKYAKU_STORAGE).")
-    StorageMode storage;
-
-    @Option(names = "--data-dir", paramLabel = "DIR", description = "RocksDB data directory (default ./data; env HIKYAKU_DATA_DIR).")
-    Path dataDir;
-
-    @Option(names = "--durability", description = "fsync, batch or none (default fsync; env HIKYAKU_DURABILITY).")
-    DurabilityMode durability;
-
-    @Option(names = "--max-body-bytes", description = "Largest request body accepted (default 4194304; env HIKYAKU_MAX_BODY_BYTES).")
-    Integer maxBodyBytes;
 
     ServeCommand(Map<String, String> env) {
         this.env = env;
     }
 
-    /** The configuration these flags, the config file and the environment add up to. */
-    ServerConfig resolveConfig() {
-        ConfigFile file = configFile == null ? ConfigFile.EMPTY : ConfigFile.load(configFile);
-        Settings flags = new Settings(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, maxBodyBytes);
-        return ConfigResolver.resolve(ServerConfig.defaults(), file, EnvironmentSettings.from(env), flags);
+    @Override
+    public String name() {
+        return "serve";
     }
 
     @Override
-    public Integer call() throws InterruptedException {
-        ServerConfig config = resolveConfig();
+    public String summary() {
+        return "Serve the SQS API. Settings: defaults < --config file < HIKYAKU_* environment < flags.";
+    }
+
+    @Override
+    public Options options() {
+        return OPTIONS;
+    }
+
+    /** The configuration {@code args} (the flags after "serve"), the config file and the environment add up to. */
+    ServerConfig resolveConfig(String... args) {
+        return resolveConfig(Flags.parse(OPTIONS, args));
+    }
+
+    private ServerConfig resolveConfig(Flags flags) {
+        Path configFile = flags.path("config");
+        ConfigFile file = configFile == null ? ConfigFile.EMPTY : ConfigFile.load(configFile);
+        Settings given = new Settings(flags.string("host"), flags.integer("port"), flags.string("account-id"),
+                flags.string("region"), flags.string("advertised-url"), flags.choice("storage", StorageMode.class),
+                flags.path("data-dir"), flags.choice("durability", DurabilityMode.class), flags.integer("max-body-bytes"));
+        return ConfigResolver.resolve(ServerConfig.defaults(), file, EnvironmentSettings.from(env), given);
+    }
+
+    @Override
+    public int run(Flags flags, PrintWriter out) throws InterruptedException {
+        ServerConfig config = resolveConfig(flags);
         HikyakuServer server = HikyakuServer.start(config);
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "hikyaku-shutdown"));
-        spec.commandLine().getOut().println("hikyaku " + Version.current() + " serving SQS at " + server.endpoint()
+        out.println("hikyaku " + Version.current() + " serving SQS at " + server.endpoint()
                 + " (storage " + describeStorage(config) + ", account " + config.accountId() + ", region " + config.region() + ")");
-        spec.commandLine().getOut().flush();
+        out.flush();
         server.awaitTermination();
         return 0;
     }

@@ -3,10 +3,11 @@ package io.hikyaku.server.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
-import picocli.CommandLine;
 
 /** The version Maven wrote into version.properties at build time. */
-public final class Version implements CommandLine.IVersionProvider {
+public final class Version {
+
+    private Version() {}
 
     public static String current() {
         Properties p = new Properties();
@@ -18,10 +19,5 @@ public final class Version implements CommandLine.IVersionProvider {
             // fall through to "unknown"
         }
         return p.getProperty("version", "unknown");
-    }
-
-    @Override
-    public String[] getVersion() {
-        return new String[] {"hikyaku " + current()};
     }
 }
