@@ -66,6 +66,21 @@ class ScenarioSmokeTest {
     }
 
     @Test
+    void longpollReportsTotalAndMarginalMemoryPerWaiter() throws Exception {
+        ResultLine line = ScenarioRunner.run(config("longpoll", endpoint(), null));
+        assertThat(line.extra()).as(line.format()).containsKeys("rss_before_mib", "rss_half_mib", "rss_parked_mib",
+                "rss_per_waiter_kib", "rss_marginal_per_waiter_kib");
+        double before = Double.parseDouble(line.extra().get("rss_before_mib"));
+        double half = Double.parseDouble(line.extra().get("rss_half_mib"));
+        double parked = Double.parseDouble(line.extra().get("rss_parked_mib"));
+        assertThat(before).isPositive();
+        assertThat(half).isPositive();
+        assertThat(parked).isPositive();
+        assertThat(Double.parseDouble(line.extra().get("rss_marginal_per_waiter_kib")))
+                .isCloseTo((parked - half) * 1024 / 25, org.assertj.core.data.Offset.offset(0.3 * 1024 / 25 + 0.01));
+    }
+
+    @Test
     void cycleAtRateHoldsTheTargetRate() throws Exception {
         ResultLine line = ScenarioRunner.run(config("cycle-at-rate", endpoint(), null));
         assertThat(line.msgsPerSec()).as(line.format()).isBetween(100.0, 300.0); // target 200 msg/s

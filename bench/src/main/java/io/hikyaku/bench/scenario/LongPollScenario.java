@@ -19,6 +19,12 @@ import java.util.concurrent.TimeUnit;
  * Parks cfg.waiters long polls (WaitTimeSeconds=20, one connection each) on cfg.waiterQueues
  * empty queues, measures the server's memory growth per waiter, then sends single messages
  * round-robin over the queues and records wake-up latency (send time to the waiter's answer).
+ *
+ * <p>The waiters park in two halves, cfg.settle apart, and memory is read after each. The growth
+ * over all waiters ({@code rss_per_waiter_kib}) also counts what the server spends once on its
+ * first parked polls: a JVM JIT-compiles the parking path then, and its code cache, compiler arenas
+ * and metaspace grew by ~18 MB in such a run (native memory tracking). The second half's growth
+ * ({@code rss_marginal_per_waiter_kib}) is what one more parked waiter costs.
  */
 final class LongPollScenario {
     private static final int LONG_POLL_SECONDS = 20;
@@ -35,11 +41,11 @@ final class LongPollScenario {
         int queues = Math.max(1, Math.min(cfg.waiterQueues(), cfg.waiters()));
         List<String> urls = createQueues(queues);
         long rssBefore = rss();
-        List<SqsConnection> conns = Vus.connect(client, cfg.waiters());
-        List<CompletableFuture<Void>> waiters = new ArrayList<>();
-        for (int i = 0; i < conns.size(); i++) {
-            waiters.add(new Consumer(conns.get(i), state, urls.get(i % queues), LONG_POLL_SECONDS).start());
-        }
+        int firstHalf = cfg.waiters() / 2;
+        List<SqsConnection> conns = new ArrayList<>(park(state, urls, 0, firstHalf));
+        Thread.sleep(cfg.settle().toMillis());
+        long rssHalf = rss();
+        conns.addAll(park(state, urls, firstHalf, cfg.waiters() - firstHalf));
         Thread.sleep(cfg.settle().toMillis());
         long rssParked = rss();
         SqsConnection sender = client.connect().get(10, TimeUnit.SECONDS);
@@ -71,10 +77,23 @@ final class LongPollScenario {
         extra.put("rss_parked_mib", mib(rssParked));
         extra.put("rss_per_waiter_kib", rssBefore < 0 || rssParked < 0 ? "-1"
                 : String.format(Locale.ROOT, "%.2f", (rssParked - rssBefore) / (double) cfg.waiters()));
+        extra.put("rss_half_mib", mib(rssHalf));
+        int secondHalf = cfg.waiters() - firstHalf;
+        extra.put("rss_marginal_per_waiter_kib", rssHalf < 0 || rssParked < 0 || secondHalf == 0 ? "-1"
+                : String.format(Locale.ROOT, "%.2f", (rssParked - rssHalf) / (double) secondHalf));
         ResultLine line = Results.line(cfg, state.windowSent.get(), state.receiveLatency, w, state, extra);
         return new ResultLine(line.time(), line.scenario(), line.server(), line.msgsPerSec(), line.p50Ms(),
                 line.p99Ms(), line.p999Ms(), line.serverCpuUsPerMsg(), line.serverRssMib(), line.clientCpuUsPerMsg(),
                 errors, line.extra());
+    }
+
+    /** Opens n connections and parks a long poll on each, on queues first, first+1, ... (round-robin). */
+    private List<SqsConnection> park(RunState state, List<String> urls, int first, int n) throws Exception {
+        List<SqsConnection> conns = Vus.connect(client, n);
+        for (int i = 0; i < conns.size(); i++) {
+            new Consumer(conns.get(i), state, urls.get((first + i) % urls.size()), LONG_POLL_SECONDS).start();
+        }
+        return conns;
     }
 
     private CompletableFuture<Void> sendPaced(SqsConnection sender, RunState state, List<String> urls,
