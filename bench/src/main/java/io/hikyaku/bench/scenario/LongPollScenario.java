@@ -25,9 +25,15 @@ import java.util.concurrent.TimeUnit;
  * first parked polls: a JVM JIT-compiles the parking path then, and its code cache, compiler arenas
  * and metaspace grew by ~18 MB in such a run (native memory tracking). The second half's growth
  * ({@code rss_marginal_per_waiter_kib}) is what one more parked waiter costs.
+ *
+ * <p>Before the first reading the server is warmed for cfg.warmup with 1-second long polls on up to
+ * 1,000 connections (left open and idle, so that what they used is not freed and reused by the waiters): otherwise the growth also counts a young
+ * generation the JVM had not yet touched and code it had not yet compiled, which depends on how the
+ * server happened to start rather than on the waiters.
  */
 final class LongPollScenario {
     private static final int LONG_POLL_SECONDS = 20;
+    private static final int PREWARM_CONNECTIONS = 1_000;
     private final BenchConfig cfg;
     private final SqsHttpClient client;
 
@@ -40,6 +46,7 @@ final class LongPollScenario {
         RunState state = new RunState(false);
         int queues = Math.max(1, Math.min(cfg.waiterQueues(), cfg.waiters()));
         List<String> urls = createQueues(queues);
+        List<SqsConnection> warmed = prewarm(urls);
         long rssBefore = rss();
         int firstHalf = cfg.waiters() / 2;
         List<SqsConnection> conns = new ArrayList<>(park(state, urls, 0, firstHalf));
@@ -66,6 +73,7 @@ final class LongPollScenario {
         state.consuming = false;
         state.closing = true;
         long errors = state.errors.get();
+        Vus.closeAll(warmed);
         Vus.closeAll(conns); // the parked polls end here; failures from this close are not counted
         sender.close();
         cleanup(urls);
@@ -85,6 +93,21 @@ final class LongPollScenario {
         return new ResultLine(line.time(), line.scenario(), line.server(), line.msgsPerSec(), line.p50Ms(),
                 line.p99Ms(), line.p999Ms(), line.serverCpuUsPerMsg(), line.serverRssMib(), line.clientCpuUsPerMsg(),
                 errors, line.extra());
+    }
+
+    /** Returns the warm-up connections, idle but open: closing them would free memory the waiters then reuse. */
+    private List<SqsConnection> prewarm(List<String> urls) throws Exception {
+        RunState warm = new RunState(false);
+        warm.windowOpen = false;
+        List<SqsConnection> conns = Vus.connect(client, Math.min(PREWARM_CONNECTIONS, cfg.waiters()));
+        List<CompletableFuture<Void>> polls = new ArrayList<>();
+        for (int i = 0; i < conns.size(); i++) {
+            polls.add(new Consumer(conns.get(i), warm, urls.get(i % urls.size()), 1).start());
+        }
+        Thread.sleep(cfg.warmup().toMillis());
+        warm.consuming = false;
+        Vus.await(polls, 5_000);
+        return conns;
     }
 
     /** Opens n connections and parks a long poll on each, on queues first, first+1, ... (round-robin). */
