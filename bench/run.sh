@@ -6,7 +6,7 @@
 # then a table of medians and ratios. Installs nothing outside bench/work except via Maven.
 #
 # usage: bench/run.sh [--scenarios "send cycle ..."] [--servers "hikyaku ..."] [--rounds 3]
-#                     [--duration 10] [--warmup 10] [--backlog-n 1000000] [--startup-n 1000000] [--waiters 10000]
+#                     [--duration 10] [--warmup 30] [--backlog-n 1000000] [--startup-n 1000000] [--waiters 10000]
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,8 +20,10 @@ SERVERS="hikyaku hikyaku-memory elasticmq-memory elasticmq-h2 nginx"
 ROUNDS=3
 DURATION=10
 # In-process warm-up before each measured window: every run is a fresh client JVM, and on 2
-# shared cores C2 needs ~10 s of load before client and server reach their steady state.
-WARMUP=10
+# shared cores C2 keeps compiling for ~20 s of load (jstat -compiler) before client and server reach
+# their steady state. Fresh durable server and client, cycle: 7.3k msgs/s at 151-167 us/msg after
+# 10 s of warm-up, 17.0-20.4k at 51-67 us/msg after 30 s (session 6).
+WARMUP=30
 BACKLOG_N=1000000
 STARTUP_N=1000000
 WAITERS=10000
@@ -67,7 +69,10 @@ server_cmd() { # name datadir
   local name="$1" data="$2"
   case "$name" in
     hikyaku) echo "exec '$ROOT/hikyaku' serve --port $PORT --data-dir '$data'" ;;
-    hikyaku-memory) echo "exec '$ROOT/hikyaku' serve --port $PORT --storage memory" ;;
+    # Memory mode keeps every body on the heap (~0.7 KiB per 256 B message); a 40 s send run at
+    # 50k msgs/s stores 2M before it drains, more than the launcher's default -Xmx1g. ElasticMQ
+    # runs with the JVM's default heap, a quarter of RAM (6 GiB here).
+    hikyaku-memory) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '$ROOT/hikyaku' serve --port $PORT --storage memory" ;;
     elasticmq-memory|elasticmq-h2)
       local conf=memory extra=""
       if [ "$name" = elasticmq-h2 ]; then
