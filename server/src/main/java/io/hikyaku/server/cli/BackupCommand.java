@@ -44,11 +44,9 @@ final class BackupCommand implements Subcommand {
 
     @Override
     public int run(Flags flags, PrintWriter out) throws InterruptedException {
-        Path dataDir = flags.path("data-dir") == null ? Path.of("data") : flags.path("data-dir");
-        Path target = flags.path("to");
-        long timeoutSeconds = flags.number("timeout-seconds") == null ? 3600 : flags.number("timeout-seconds");
-        Path data = dataDir.toAbsolutePath().normalize();
-        Path to = target.toAbsolutePath().normalize();
+        Path data = flags.path("data-dir", Path.of("data")).toAbsolutePath().normalize();
+        Path to = flags.path("to").toAbsolutePath().normalize();
+        long timeoutSeconds = flags.number("timeout-seconds", 3600);
         if (Files.exists(to)) {
             throw new IllegalStateException("backup target " + to + " already exists");
         }

@@ -59,6 +59,16 @@ final class Flags {
         return v == null ? null : Path.of(v);
     }
 
+    Path path(String name, Path absent) {
+        Path v = path(name);
+        return v == null ? absent : v;
+    }
+
+    long number(String name, long absent) {
+        Long v = number(name);
+        return v == null ? absent : v;
+    }
+
     Integer integer(String name) {
         Long v = number(name);
         if (v == null) {

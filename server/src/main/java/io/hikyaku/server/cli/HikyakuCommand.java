@@ -59,8 +59,7 @@ public final class HikyakuCommand {
             return 0;
         }
         if (isVersion(args[0])) {
-            out.println("hikyaku " + Version.current());
-            return 0;
+            return printVersion();
         }
         Subcommand command = commands.get(args[0]);
         if (command == null) {
@@ -72,8 +71,7 @@ public final class HikyakuCommand {
             return 0;
         }
         if (Arrays.stream(rest).anyMatch(HikyakuCommand::isVersion)) {
-            out.println("hikyaku " + Version.current());
-            return 0;
+            return printVersion();
         }
         Flags flags;
         try {
@@ -98,6 +96,11 @@ public final class HikyakuCommand {
         all.addOption(Option.builder("h").longOpt("help").desc("Show this help and exit.").get());
         all.addOption(Option.builder("V").longOpt("version").desc("Print the version and exit.").get());
         return all;
+    }
+
+    private int printVersion() {
+        out.println("hikyaku " + Version.current());
+        return 0;
     }
 
     private void printUsage() {
