@@ -3,7 +3,6 @@ package io.hikyaku.store.rocksdb;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.WriteBatch;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +13,7 @@ import java.nio.charset.StandardCharsets;
  * RocksDB batch. Numbers are given out in WAL order, so whatever state RocksDB recovers (WAL replay,
  * SST files, after flushes and compactions), the value under that key is the number of the last
  * batch it holds. That is what the open-time check compares with {@link DurableWatermark}.
+ * {@link WriteBatchEncoder} appends the entry (value big-endian) to every batch.
  *
  * <p>RocksDB's own sequence number cannot be used for this: it is not durable as such. A flush writes
  * into the MANIFEST only the largest sequence number found in its output, so when the last writes
@@ -26,11 +26,6 @@ final class BatchNumber {
     static final byte[] KEY = "hikyaku.last-batch".getBytes(StandardCharsets.UTF_8);
 
     private BatchNumber() {
-    }
-
-    /** Adds "this batch is number n" to {@code batch}; {@code family} is the default column family. */
-    static void put(WriteBatch batch, ColumnFamilyHandle family, long n) throws RocksDBException {
-        batch.put(family, KEY, ByteBuffer.allocate(8).putLong(n).array());
     }
 
     /** The number of the last batch {@code db} holds; 0 if it holds none (new, or written before this counter). */

@@ -34,6 +34,7 @@ public final class RocksDbStore implements Store {
     private volatile boolean flushMemtablesAtClose = true;
     private final OpenDb open;
     private final WriteOptions writeOptions;
+    private final WriteBatchEncoder.FamilyIds familyIds;
     private final DurableWatermark watermark;
     private final Syncer syncer;
     /** Reads and writes share; close takes it exclusively so no native call outlives the handles. */
@@ -54,6 +55,11 @@ public final class RocksDbStore implements Store {
         this.options = options;
         this.open = open;
         this.writeOptions = new WriteOptions().setSync(false);
+        int[] ids = new int[Keyspace.values().length];
+        for (Keyspace space : Keyspace.values()) {
+            ids[space.ordinal()] = open.handles.get(space).getID();
+        }
+        this.familyIds = space -> ids[space.ordinal()];
         long start = BatchNumber.last(open.db, open.defaultFamily);
         this.lastNumbered = start;
         this.lastWritten = start;
@@ -200,35 +206,17 @@ public final class RocksDbStore implements Store {
 
     /** Applies the batch to memtables and the (unsynced) WAL; returns its {@link BatchNumber}. */
     private long apply(StoreBatch batch) throws RocksDBException {
-        try (WriteBatch wb = toWriteBatch(batch)) {
-            writeOrder.lock();
-            try {
-                long number = ++lastNumbered;
-                BatchNumber.put(wb, open.defaultFamily, number);
-                open.db.write(writeOptions, wb);
-                lastWritten = number;
-                return number;
-            } finally {
-                writeOrder.unlock();
-            }
-        }
-    }
-
-    private WriteBatch toWriteBatch(StoreBatch batch) throws RocksDBException {
-        WriteBatch wb = new WriteBatch();
+        byte[] rep = WriteBatchEncoder.encode(batch.ops(), familyIds);
+        writeOrder.lock();
         try {
-            for (StoreBatch.Op op : batch.ops()) {
-                ColumnFamilyHandle cf = open.handles.get(op.space());
-                switch (op.kind()) {
-                    case PUT -> wb.put(cf, op.key(), op.value());
-                    case DELETE -> wb.delete(cf, op.key());
-                    case DELETE_ONCE_WRITTEN -> wb.singleDelete(cf, op.key());
-                }
+            long number = ++lastNumbered;
+            try (WriteBatch wb = new WriteBatch(WriteBatchEncoder.withBatchNumber(rep, number))) {
+                open.db.write(writeOptions, wb);
             }
-            return wb;
-        } catch (RocksDBException | RuntimeException e) {
-            wb.close();
-            throw e;
+            lastWritten = number;
+            return number;
+        } finally {
+            writeOrder.unlock();
         }
     }
 
