@@ -1,20 +1,17 @@
 package io.hikyaku.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.hikyaku.bench.client.SqsConnection;
 import io.hikyaku.bench.client.SqsRequests;
-import io.netty.handler.codec.http.FullHttpRequest;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class SqsRequestsTest {
-    private static JsonNode json(Object node) throws Exception {
-        return SqsRequests.JSON.readTree(SqsRequests.bytes((com.fasterxml.jackson.databind.node.ObjectNode) node));
+    private static JsonNode json(byte[] body) throws Exception {
+        return SqsRequests.JSON.readTree(body);
     }
 
     @Test
@@ -54,20 +51,11 @@ class SqsRequestsTest {
     }
 
     @Test
-    void httpRequestIsAwsJson10Post() {
-        byte[] body = "{\"QueueUrl\":\"u\"}".getBytes(StandardCharsets.UTF_8);
-        FullHttpRequest req = SqsConnection.buildRequest("127.0.0.1:9324", "ReceiveMessage", body);
-        try {
-            assertThat(req.method().name()).isEqualTo("POST");
-            assertThat(req.uri()).isEqualTo("/");
-            assertThat(req.headers().get("X-Amz-Target")).isEqualTo("AmazonSQS.ReceiveMessage");
-            assertThat(req.headers().get("Content-Type")).isEqualTo("application/x-amz-json-1.0");
-            assertThat(req.headers().get("Host")).isEqualTo("127.0.0.1:9324");
-            assertThat(req.headers().getInt("Content-Length")).isEqualTo(body.length);
-            assertThat(req.headers().get("Authorization")).startsWith("AWS4-HMAC-SHA256 Credential=");
-            assertThat(req.content().toString(StandardCharsets.UTF_8)).isEqualTo("{\"QueueUrl\":\"u\"}");
-        } finally {
-            req.release();
-        }
+    void getQueueUrlAndAttributesShapes() throws Exception {
+        assertThat(json(SqsRequests.getQueueUrl("q")).path("QueueName").asText()).isEqualTo("q");
+        JsonNode a = json(SqsRequests.getQueueAttributes("u", List.of("ApproximateNumberOfMessages")));
+        assertThat(a.path("QueueUrl").asText()).isEqualTo("u");
+        assertThat(a.path("AttributeNames").get(0).asText()).isEqualTo("ApproximateNumberOfMessages");
+        assertThat(json(SqsRequests.queueOnly("u")).size()).isEqualTo(1);
     }
 }

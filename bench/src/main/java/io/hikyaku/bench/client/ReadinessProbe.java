@@ -25,10 +25,10 @@ public final class ReadinessProbe {
         this.host = endpoint.getHost();
         this.port = endpoint.getPort() > 0 ? endpoint.getPort() : 80;
         String head = "POST / HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n"
-                + "Content-Type: " + SqsConnection.CONTENT_TYPE + "\r\n"
+                + "Content-Type: " + RequestHead.CONTENT_TYPE + "\r\n"
                 + "X-Amz-Target: AmazonSQS.ListQueues\r\n"
-                + "X-Amz-Date: 20260101T000000Z\r\n"
-                + "Authorization: " + SqsConnection.FAKE_AUTHORIZATION + "\r\n"
+                + "X-Amz-Date: " + RequestHead.DATE + "\r\n"
+                + "Authorization: " + RequestHead.FAKE_AUTHORIZATION + "\r\n"
                 + "Content-Length: " + BODY.length + "\r\nConnection: close\r\n\r\n";
         byte[] h = head.getBytes(StandardCharsets.US_ASCII);
         this.request = new byte[h.length + BODY.length];

@@ -8,11 +8,12 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.http.HttpClientCodec;
-import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpResponseDecoder;
 
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,6 +25,7 @@ public final class SqsHttpClient implements AutoCloseable {
     private final Bootstrap bootstrap;
     private final String host;
     private final int port;
+    private final ConcurrentHashMap<String, RequestHead> heads = new ConcurrentHashMap<>();
 
     public SqsHttpClient(URI endpoint, int ioThreads) {
         this.host = endpoint.getHost();
@@ -37,7 +39,9 @@ public final class SqsHttpClient implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(16 << 20));
+                        // Requests are written as ready-made bytes (RequestHead), so only a decoder is
+                        // needed; SqsConnection gathers the body itself rather than an aggregator.
+                        ch.pipeline().addLast(new HttpResponseDecoder(new HttpDecoderConfig().setValidateHeaders(false)));
                     }
                 });
     }
@@ -62,6 +66,12 @@ public final class SqsHttpClient implements AutoCloseable {
 
     String hostHeader() {
         return host + ":" + port;
+    }
+
+    /** The encoded HTTP head for an action, made on first use. */
+    RequestHead head(String action) {
+        RequestHead h = heads.get(action);
+        return h != null ? h : heads.computeIfAbsent(action, a -> new RequestHead(hostHeader(), a));
     }
 
     public EventLoopGroup group() {

@@ -1,14 +1,16 @@
 package io.hikyaku.bench.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.List;
 import java.util.Map;
 
-/** Builds AWS JSON 1.0 request bodies for the SQS actions the scenarios use. */
+/**
+ * AWS JSON 1.0 request bodies for the SQS actions the scenarios use, as UTF-8 bytes. Written
+ * with JsonWriter rather than a Jackson tree: the same bytes, a fraction of the client CPU.
+ */
 public final class SqsRequests {
+    /** For parsing the answers of the few calls that want a whole tree (CreateQueue, GetQueueAttributes...). */
     public static final ObjectMapper JSON = new ObjectMapper();
 
     private SqsRequests() {
@@ -18,60 +20,77 @@ public final class SqsRequests {
     public record Entry(String id, String body, String groupId) {
     }
 
-    public static ObjectNode createQueue(String name, Map<String, String> attributes) {
-        ObjectNode root = JSON.createObjectNode().put("QueueName", name);
+    public static byte[] createQueue(String name, Map<String, String> attributes) {
+        JsonWriter w = new JsonWriter(64).beginObject().field("QueueName", name);
         if (!attributes.isEmpty()) {
-            ObjectNode attrs = root.putObject("Attributes");
-            attributes.forEach(attrs::put);
+            w.name("Attributes").beginObject();
+            attributes.forEach(w::field);
+            w.endObject();
         }
-        return root;
+        return w.endObject().toByteArray();
     }
 
-    public static ObjectNode queueOnly(String queueUrl) {
-        return JSON.createObjectNode().put("QueueUrl", queueUrl);
+    public static byte[] getQueueUrl(String name) {
+        return new JsonWriter(64).beginObject().field("QueueName", name).endObject().toByteArray();
     }
 
-    public static ObjectNode sendMessage(String queueUrl, String body, String groupId) {
-        ObjectNode root = queueOnly(queueUrl).put("MessageBody", body);
+    public static byte[] getQueueAttributes(String queueUrl, List<String> names) {
+        JsonWriter w = queue(queueUrl, 64).name("AttributeNames").beginArray();
+        names.forEach(w::value);
+        return w.endArray().endObject().toByteArray();
+    }
+
+    public static byte[] queueOnly(String queueUrl) {
+        return queue(queueUrl, 0).endObject().toByteArray();
+    }
+
+    public static byte[] sendMessage(String queueUrl, String body, String groupId) {
+        JsonWriter w = queue(queueUrl, body.length() + 32).field("MessageBody", body);
         if (groupId != null) {
-            root.put("MessageGroupId", groupId);
+            w.field("MessageGroupId", groupId);
         }
-        return root;
+        return w.endObject().toByteArray();
     }
 
-    public static ObjectNode sendMessageBatch(String queueUrl, List<Entry> entries) {
-        ObjectNode root = queueOnly(queueUrl);
-        ArrayNode list = root.putArray("Entries");
+    public static byte[] sendMessageBatch(String queueUrl, List<Entry> entries) {
+        int size = 32;
         for (Entry e : entries) {
-            ObjectNode n = list.addObject().put("Id", e.id()).put("MessageBody", e.body());
+            size += e.body().length() + 64;
+        }
+        JsonWriter w = queue(queueUrl, size).name("Entries").beginArray();
+        for (Entry e : entries) {
+            w.beginObject().field("Id", e.id()).field("MessageBody", e.body());
             if (e.groupId() != null) {
-                n.put("MessageGroupId", e.groupId());
+                w.field("MessageGroupId", e.groupId());
             }
+            w.endObject();
         }
-        return root;
+        return w.endArray().endObject().toByteArray();
     }
 
-    public static ObjectNode receiveMessage(String queueUrl, int max, int waitSeconds, int visibilitySeconds) {
-        return queueOnly(queueUrl)
-                .put("MaxNumberOfMessages", max)
-                .put("WaitTimeSeconds", waitSeconds)
-                .put("VisibilityTimeout", visibilitySeconds);
+    public static byte[] receiveMessage(String queueUrl, int max, int waitSeconds, int visibilitySeconds) {
+        return queue(queueUrl, 64)
+                .field("MaxNumberOfMessages", max)
+                .field("WaitTimeSeconds", waitSeconds)
+                .field("VisibilityTimeout", visibilitySeconds)
+                .endObject().toByteArray();
     }
 
-    public static ObjectNode deleteMessageBatch(String queueUrl, List<String> receiptHandles) {
-        ObjectNode root = queueOnly(queueUrl);
-        ArrayNode list = root.putArray("Entries");
+    /** Entry ids are BatchIds.id('d', i), so the answer's ids index receiptHandles. */
+    public static byte[] deleteMessageBatch(String queueUrl, List<String> receiptHandles) {
+        int size = 32;
+        for (String h : receiptHandles) {
+            size += h.length() + 40;
+        }
+        JsonWriter w = queue(queueUrl, size).name("Entries").beginArray();
         for (int i = 0; i < receiptHandles.size(); i++) {
-            list.addObject().put("Id", "d" + i).put("ReceiptHandle", receiptHandles.get(i));
+            w.beginObject().field("Id", BatchIds.id('d', i)).field("ReceiptHandle", receiptHandles.get(i)).endObject();
         }
-        return root;
+        return w.endArray().endObject().toByteArray();
     }
 
-    public static byte[] bytes(ObjectNode node) {
-        try {
-            return JSON.writeValueAsBytes(node);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+    /** An object opened with its QueueUrl member; extra is a size hint for what follows. */
+    private static JsonWriter queue(String queueUrl, int extra) {
+        return new JsonWriter(queueUrl.length() + 16 + extra).beginObject().field("QueueUrl", queueUrl);
     }
 }

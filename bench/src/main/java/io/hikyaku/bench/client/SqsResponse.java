@@ -2,7 +2,10 @@ package io.hikyaku.bench.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** An HTTP answer: status code and the parsed JSON body (an empty object when there was none). */
+/**
+ * An HTTP answer as a whole tree, for the calls outside the hot path (CreateQueue,
+ * GetQueueAttributes...): status and the JSON body (an empty object when there was none).
+ */
 public record SqsResponse(int status, JsonNode body) {
     public boolean ok() {
         return status == 200;

@@ -1,14 +1,12 @@
 package io.hikyaku.bench.scenario;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.hikyaku.bench.check.MessageBody;
+import io.hikyaku.bench.client.BatchIds;
 import io.hikyaku.bench.client.SqsConnection;
+import io.hikyaku.bench.client.SqsReply;
 import io.hikyaku.bench.client.SqsRequests;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -44,59 +42,59 @@ final class Consumer {
             return;
         }
         long started = System.nanoTime();
-        conn.callOk("ReceiveMessage", SqsRequests.receiveMessage(queueUrl, 10, waitSeconds, VISIBILITY_SECONDS))
-                .whenComplete((body, err) -> {
+        conn.send("ReceiveMessage", SqsRequests.receiveMessage(queueUrl, 10, waitSeconds, VISIBILITY_SECONDS),
+                (reply, err) -> {
                     if (err != null) {
                         state.error(err);
                         retryLater();
                         return;
                     }
-                    onMessages(body, started);
+                    onMessages(reply, started);
                 });
     }
 
-    private void onMessages(JsonNode body, long started) {
+    private void onMessages(SqsReply reply, long started) {
         long now = System.nanoTime();
         boolean open = state.windowOpen;
-        JsonNode messages = body.path("Messages");
+        List<String> bodies = reply.bodies();
+        int count = bodies.size();
         if (open) {
             state.windowReceives.incrementAndGet();
-            state.windowReceived.addAndGet(messages.size());
+            state.windowReceived.addAndGet(count);
         }
-        if (!state.recordEndToEnd && open && messages.size() > 0) {
+        if (!state.recordEndToEnd && open && count > 0) {
             state.receiveLatency.recordNanos(now - started);
         }
-        List<String> handles = new ArrayList<>(messages.size());
-        Map<String, Long> seqById = new HashMap<>();
-        for (JsonNode m : messages) {
-            MessageBody mb = MessageBody.decode(m.path("Body").asText(null));
+        // Delete entry i has id BatchIds.id('d', i) and is message i, whose seq is seqs[i] (-1: not ours).
+        long[] seqs = new long[count];
+        for (int i = 0; i < count; i++) {
+            MessageBody mb = MessageBody.decode(bodies.get(i));
             state.checker.received(mb);
             if (mb != null && open && state.recordEndToEnd) {
                 state.receiveLatency.recordNanos(now - mb.sentNanos());
             }
-            seqById.put("d" + handles.size(), mb == null ? -1 : mb.seq());
-            handles.add(m.path("ReceiptHandle").asText());
+            seqs[i] = mb == null ? -1 : mb.seq();
         }
-        if (handles.isEmpty()) {
+        if (count == 0) {
             next();
             return;
         }
-        conn.callOk("DeleteMessageBatch", SqsRequests.deleteMessageBatch(queueUrl, handles))
-                .whenComplete((res, err) -> {
+        conn.send("DeleteMessageBatch", SqsRequests.deleteMessageBatch(queueUrl, reply.receiptHandles()),
+                (res, err) -> {
                     if (err != null) {
                         state.error(err);
                         retryLater();
                         return;
                     }
                     int ok = 0;
-                    for (JsonNode s : res.path("Successful")) {
-                        Long seq = seqById.get(s.path("Id").asText());
-                        if (seq != null && seq >= 0) {
-                            state.checker.deleted(seq);
+                    for (String id : res.successfulIds()) {
+                        int i = BatchIds.index('d', id);
+                        if (i >= 0 && i < count && seqs[i] >= 0) {
+                            state.checker.deleted(seqs[i]);
                             ok++;
                         }
                     }
-                    for (JsonNode f : res.path("Failed")) {
+                    for (String f : res.failed()) {
                         state.error(new IllegalStateException("delete entry failed: " + f));
                     }
                     if (open && state.windowOpen) {

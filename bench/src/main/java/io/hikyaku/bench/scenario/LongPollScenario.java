@@ -134,7 +134,7 @@ final class LongPollScenario {
                 long seq = state.nextSeq.getAndIncrement();
                 String url = urls.get((int) (k++ % urls.size()));
                 String body = new MessageBody(seq, 0, 0, System.nanoTime()).encode(cfg.bodySize());
-                sender.callOk("SendMessage", SqsRequests.sendMessage(url, body, null)).whenComplete((r, err) -> {
+                sender.send("SendMessage", SqsRequests.sendMessage(url, body, null), (r, err) -> {
                     if (err != null) {
                         state.error(err);
                     } else {

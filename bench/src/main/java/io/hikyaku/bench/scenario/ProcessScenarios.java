@@ -11,6 +11,7 @@ import io.hikyaku.bench.stats.ResultLine;
 import java.io.File;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -94,11 +95,9 @@ final class ProcessScenarios {
     private long visibleMessages(String queueName) throws Exception {
         SqsConnection c = client.connect().get(5, TimeUnit.SECONDS);
         try {
-            JsonNode url = c.callOk("GetQueueUrl", SqsRequests.JSON.createObjectNode().put("QueueName", queueName))
-                    .get(30, TimeUnit.SECONDS);
-            var req = SqsRequests.queueOnly(url.path("QueueUrl").asText());
-            req.putArray("AttributeNames").add("ApproximateNumberOfMessages");
-            JsonNode attrs = c.callOk("GetQueueAttributes", req).get(30, TimeUnit.SECONDS);
+            JsonNode url = c.callOk("GetQueueUrl", SqsRequests.getQueueUrl(queueName)).get(30, TimeUnit.SECONDS);
+            JsonNode attrs = c.callOk("GetQueueAttributes", SqsRequests.getQueueAttributes(url.path("QueueUrl").asText(),
+                    List.of("ApproximateNumberOfMessages"))).get(30, TimeUnit.SECONDS);
             return attrs.path("Attributes").path("ApproximateNumberOfMessages").asLong(-1);
         } catch (Exception e) {
             return -1;

@@ -1,14 +1,13 @@
 package io.hikyaku.bench.scenario;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.hikyaku.bench.check.MessageBody;
+import io.hikyaku.bench.client.BatchIds;
 import io.hikyaku.bench.client.SqsConnection;
+import io.hikyaku.bench.client.SqsReply;
 import io.hikyaku.bench.client.SqsRequests;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -93,22 +92,23 @@ final class Producer {
             groupNo = groups[gi];
             group = "g" + groupNo;
         }
-        Map<String, Long> seqById = new HashMap<>();
+        // Entry i has id BatchIds.id('e', i) and seq seqs[i].
+        long[] seqs = new long[n];
         List<SqsRequests.Entry> entries = new ArrayList<>(n);
         long now = System.nanoTime();
         for (int i = 0; i < n; i++) {
             long seq = state.nextSeq.getAndIncrement();
             long gseq = groups != null && groups.length > 0 ? groupSeq[gi]++ : 0;
-            String id = "e" + i;
-            seqById.put(id, seq);
-            entries.add(new SqsRequests.Entry(id, new MessageBody(seq, groupNo, gseq, now).encode(bodySize), group));
+            seqs[i] = seq;
+            entries.add(new SqsRequests.Entry(BatchIds.id('e', i), new MessageBody(seq, groupNo, gseq, now)
+                    .encode(bodySize), group));
         }
         final int count = n;
         long started = System.nanoTime();
-        CompletableFuture<JsonNode> call = n == 1 && batchSize == 1
-                ? conn.callOk("SendMessage", SqsRequests.sendMessage(queueUrl, entries.get(0).body(), group))
-                : conn.callOk("SendMessageBatch", SqsRequests.sendMessageBatch(queueUrl, entries));
-        call.whenComplete((body, err) -> {
+        boolean single = n == 1 && batchSize == 1;
+        conn.send(single ? "SendMessage" : "SendMessageBatch", single
+                ? SqsRequests.sendMessage(queueUrl, entries.get(0).body(), group)
+                : SqsRequests.sendMessageBatch(queueUrl, entries), (reply, err) -> {
             long took = System.nanoTime() - started;
             if (err != null) {
                 state.error(err);
@@ -116,7 +116,7 @@ final class Producer {
                 return;
             }
             boolean open = state.windowOpen;
-            int ok = ceiling ? count : acknowledged(body, seqById);
+            int ok = ceiling ? count : acknowledged(reply, seqs);
             if (open) {
                 state.sendLatency.recordNanos(took);
                 state.windowSent.addAndGet(ok);
@@ -126,20 +126,20 @@ final class Producer {
         });
     }
 
-    private int acknowledged(JsonNode body, Map<String, Long> seqById) {
-        if (seqById.size() == 1 && body.has("MessageId")) {
-            state.checker.sent(seqById.values().iterator().next());
+    private int acknowledged(SqsReply reply, long[] seqs) {
+        if (seqs.length == 1 && reply.messageId() != null) {
+            state.checker.sent(seqs[0]);
             return 1;
         }
         int ok = 0;
-        for (JsonNode s : body.path("Successful")) {
-            Long seq = seqById.get(s.path("Id").asText());
-            if (seq != null) {
-                state.checker.sent(seq);
+        for (String id : reply.successfulIds()) {
+            int i = BatchIds.index('e', id);
+            if (i >= 0 && i < seqs.length) {
+                state.checker.sent(seqs[i]);
                 ok++;
             }
         }
-        for (JsonNode f : body.path("Failed")) {
+        for (String f : reply.failed()) {
             state.error(new IllegalStateException("batch entry failed: " + f));
         }
         return ok;
