@@ -81,7 +81,18 @@ class RocksDbStoreTest {
             optionsFile = files.filter(p -> p.getFileName().toString().startsWith("OPTIONS-"))
                     .findFirst().orElseThrow().toString();
         }
-        assertThat(Files.readString(Path.of(optionsFile))).contains("compression=kLZ4Compression");
+        String options = Files.readString(Path.of(optionsFile));
+        assertThat(familyOptions(options, "MESSAGES")).contains("compression=kLZ4Compression");
+        assertThat(familyOptions(options, "DEDUP")).as("hashes and ids: not worth compressing")
+                .contains("compression=kNoCompression");
+    }
+
+    /** The lines of one [CFOptions "name"] section of a RocksDB OPTIONS file. */
+    private static String familyOptions(String optionsFile, String family) {
+        int start = optionsFile.indexOf("[CFOptions \"" + family + "\"]");
+        assertThat(start).as("section of " + family).isGreaterThanOrEqualTo(0);
+        int end = optionsFile.indexOf("\n[", start + 1);
+        return optionsFile.substring(start, end < 0 ? optionsFile.length() : end);
     }
 
     @Test
