@@ -1,5 +1,6 @@
 package io.hikyaku.bench.client;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -8,7 +9,7 @@ import java.util.Arrays;
  * Jackson's compact form (same escapes, members in call order). Commas are placed automatically.
  */
 final class JsonWriter {
-    private static final byte[] HEX = "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
 
     private byte[] buf;
     private int len;
@@ -81,38 +82,35 @@ final class JsonWriter {
             needComma = true;
             return this;
         }
-        ensure(s.length() + 2);
-        put('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-                put(c); // the common case: printable ASCII
-            } else if (c < 0x80) {
-                escape(c);
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-                utf8(Character.toCodePoint(c, s.charAt(++i)));
-            } else if (Character.isSurrogate(c)) {
-                put('?'); // unpaired surrogate: what String.getBytes(UTF_8) writes too
-            } else {
-                utf8(c);
+        // String.getBytes is an intrinsic copy for the usual ASCII string, and UTF-8 leaves every
+        // byte of a multi-byte character >= 0x80 (unpaired surrogates become '?'), so only bytes
+        // below 0x20, '"' and '\\' need escaping; runs between them are copied as they are.
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        ensure(utf8.length + 2);
+        buf[len++] = '"';
+        int from = 0;
+        for (int i = 0; i < utf8.length; i++) {
+            byte b = utf8[i];
+            if ((b >= 0 && b < 0x20) || b == '"' || b == '\\') {
+                append(utf8, from, i);
+                escape((char) b);
+                from = i + 1;
             }
         }
+        append(utf8, from, utf8.length);
         put('"');
         needComma = true;
         return this;
     }
 
-    int length() {
-        return len;
+    private void append(byte[] src, int from, int to) {
+        ensure(to - from);
+        System.arraycopy(src, from, buf, len, to - from);
+        len += to - from;
     }
 
     byte[] toByteArray() {
         return Arrays.copyOf(buf, len);
-    }
-
-    /** Copies the bytes written so far into dst at off. */
-    void copyTo(byte[] dst, int off) {
-        System.arraycopy(buf, 0, dst, off, len);
     }
 
     private void escape(char c) {
@@ -133,20 +131,6 @@ final class JsonWriter {
                 putByte(HEX[c & 0xF]);
             }
         }
-    }
-
-    private void utf8(int cp) {
-        if (cp < 0x800) {
-            putByte(0xC0 | cp >> 6);
-        } else if (cp < 0x10000) {
-            putByte(0xE0 | cp >> 12);
-            putByte(0x80 | (cp >> 6 & 0x3F));
-        } else {
-            putByte(0xF0 | cp >> 18);
-            putByte(0x80 | (cp >> 12 & 0x3F));
-            putByte(0x80 | (cp >> 6 & 0x3F));
-        }
-        putByte(0x80 | (cp & 0x3F));
     }
 
     private void comma() {
