@@ -5,6 +5,9 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -30,10 +33,13 @@ public final class SqsHttpClient implements AutoCloseable {
     public SqsHttpClient(URI endpoint, int ioThreads) {
         this.host = endpoint.getHost();
         this.port = endpoint.getPort() > 0 ? endpoint.getPort() : 80;
-        this.group = new MultiThreadIoEventLoopGroup(ioThreads, NioIoHandler.newFactory());
+        // Native epoll where there is one: cheaper per request than the JDK selector (NIO).
+        boolean epoll = Epoll.isAvailable();
+        this.group = new MultiThreadIoEventLoopGroup(ioThreads,
+                epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         this.bootstrap = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
                 .handler(new ChannelInitializer<SocketChannel>() {
