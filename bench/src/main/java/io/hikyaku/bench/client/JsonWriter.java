@@ -1,5 +1,8 @@
 package io.hikyaku.bench.client;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -10,6 +13,8 @@ import java.util.Arrays;
  */
 final class JsonWriter {
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private byte[] buf;
     private int len;
@@ -89,18 +94,46 @@ final class JsonWriter {
         ensure(utf8.length + 2);
         buf[len++] = '"';
         int from = 0;
-        for (int i = 0; i < utf8.length; i++) {
-            byte b = utf8[i];
-            if ((b >= 0 && b < 0x20) || b == '"' || b == '\\') {
-                append(utf8, from, i);
-                escape((char) b);
-                from = i + 1;
-            }
+        for (int i = nextEscape(utf8, 0); i < utf8.length; i = nextEscape(utf8, i + 1)) {
+            append(utf8, from, i);
+            escape((char) utf8[i]);
+            from = i + 1;
         }
         append(utf8, from, utf8.length);
         put('"');
         needComma = true;
         return this;
+    }
+
+    /** The index of the first byte at or after i that needs escaping, or b.length. */
+    private static int nextEscape(byte[] b, int i) {
+        while (i < b.length) {
+            if (i + 8 <= b.length && !anyEscape((long) LONGS.get(b, i))) {
+                i += 8; // eight clean bytes at once: the usual case
+            } else if (needsEscape(b[i])) {
+                return i;
+            } else {
+                i++;
+            }
+        }
+        return b.length;
+    }
+
+    /**
+     * Whether any of the eight bytes is below 0x20, '"' or '\\' (the SWAR "has less" / "has zero
+     * byte" tests, exact as a yes/no answer; bytes >= 0x80 never match, as in needsEscape).
+     */
+    private static boolean anyEscape(long x) {
+        long control = (x - 0x2020202020202020L) & ~x;
+        long q = x ^ 0x2222222222222222L;
+        long quote = (q - 0x0101010101010101L) & ~q;
+        long s = x ^ 0x5C5C5C5C5C5C5C5CL;
+        long backslash = (s - 0x0101010101010101L) & ~s;
+        return ((control | quote | backslash) & 0x8080808080808080L) != 0;
+    }
+
+    private static boolean needsEscape(byte b) {
+        return (b >= 0 && b < 0x20) || b == '"' || b == '\\';
     }
 
     private void append(byte[] src, int from, int to) {

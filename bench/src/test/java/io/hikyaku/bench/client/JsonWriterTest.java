@@ -48,6 +48,25 @@ class JsonWriterTest {
     }
 
     @Test
+    void anEscapeAtAnyPositionOfAnyLengthIsFound() throws Exception {
+        // The scan looks at eight bytes at a time: try every offset within and across those words.
+        for (int n = 1; n <= 40; n++) {
+            for (int at = 0; at < n; at++) {
+                for (char c : new char[] {'"', '\\', '\n', '\u0000', '\u001f', '\u00e9'}) {
+                    char[] chars = "x".repeat(n).toCharArray();
+                    chars[at] = c;
+                    if (at + 2 < n) {
+                        chars[at + 2] = '!'; // 0x21, just above the control range
+                    }
+                    String s = new String(chars);
+                    assertThat(written(s)).as("%d %d %x", n, at, (int) c).isEqualTo(jackson(s));
+                }
+            }
+        }
+        assertThat(written(" !#[]~\u007f".repeat(9))).isEqualTo(jackson(" !#[]~\u007f".repeat(9)));
+    }
+
+    @Test
     void unpairedSurrogateIsWrittenAsQuestionMarkLikeStringGetBytes() {
         assertThat(written("a\ud800b")).isEqualTo("{\"k\":\"a?b\"}");
     }
