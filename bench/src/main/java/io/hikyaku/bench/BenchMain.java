@@ -4,6 +4,7 @@ import io.hikyaku.bench.scenario.BenchConfig;
 import io.hikyaku.bench.scenario.ScenarioRunner;
 import io.hikyaku.bench.stats.ResultLine;
 import io.hikyaku.bench.stats.Summary;
+import io.netty.util.ResourceLeakDetector;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,6 +21,11 @@ import java.util.concurrent.Callable;
 public final class BenchMain {
 
     public static void main(String[] args) {
+        // Netty samples one buffer in 128 for leak tracking, each with a stack trace: client CPU
+        // spent on debugging a load generator. Still on when asked for with -Dio.netty.leakDetection.level.
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
         System.exit(new CommandLine(new BenchMain()).execute(args));
     }
 
