@@ -20,6 +20,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CountDownLatch;
@@ -47,7 +49,6 @@ public final class HikyakuServer implements AutoCloseable {
     private final Backups backups;
     private final ServerState state = new ServerState();
     private final IdleConnections idleConnections;
-    private final NettyTransport transport = NettyTransport.chosen();
     private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -64,9 +65,9 @@ public final class HikyakuServer implements AutoCloseable {
         this.backups = backups;
         this.idleConnections = new IdleConnections(state, config.clock());
         this.acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("hikyaku-accept", true),
-                transport.ioHandlerFactory());
+                NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(ioThreads(), new DefaultThreadFactory("hikyaku-io", true),
-                transport.ioHandlerFactory());
+                NioIoHandler.newFactory());
     }
 
     /**
@@ -119,7 +120,7 @@ public final class HikyakuServer implements AutoCloseable {
                 () -> health == null ? null : health.problem(), admin);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptor, workers)
-                .channel(transport.serverChannel())
+                .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new HttpChannelInitializer(dispatcher, state, config.clock(), config.maxBodyBytes()));
@@ -131,11 +132,6 @@ public final class HikyakuServer implements AutoCloseable {
         port = ((InetSocketAddress) listener.localAddress()).getPort();
         workers.scheduleAtFixedRate(idleConnections::sweep, IdleConnections.SWEEP_MILLIS, IdleConnections.SWEEP_MILLIS,
                 TimeUnit.MILLISECONDS);
-    }
-
-    /** "epoll" or "nio": the socket transport this server runs on. */
-    public String transportName() {
-        return transport.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** Runs the idle-connection sweep now (tests advance the clock instead of waiting for the timer). */
