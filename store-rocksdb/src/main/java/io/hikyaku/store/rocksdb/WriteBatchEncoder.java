@@ -3,7 +3,6 @@ package io.hikyaku.store.rocksdb;
 import io.hikyaku.engine.store.Keyspace;
 import io.hikyaku.engine.store.StoreBatch;
 
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -48,9 +47,13 @@ final class WriteBatchEncoder {
      * {@link #withBatchNumber} on the result before handing it to RocksDB.
      */
     static byte[] encode(List<StoreBatch.Op> ops, FamilyIds families) {
-        int size = HEADER + NUMBER_ENTRY;
+        int size = HEADER + NUMBER_ENTRY; // exact: RocksJava takes the whole array as the batch
         for (StoreBatch.Op op : ops) {
-            size += 1 + 5 + 5 + op.key().length + (op.value() == null ? 0 : 5 + op.value().length);
+            int cf = families.idOf(op.space());
+            size += 1 + (cf != 0 ? varintSize(cf) : 0) + varintSize(op.key().length) + op.key().length;
+            if (op.kind() == StoreBatch.Kind.PUT) {
+                size += varintSize(op.value().length) + op.value().length;
+            }
         }
         byte[] out = new byte[size];
         int pos = HEADER;
@@ -75,7 +78,10 @@ final class WriteBatchEncoder {
         out[9] = (byte) (count >>> 8);
         out[10] = (byte) (count >>> 16);
         out[11] = (byte) (count >>> 24);
-        return pos == out.length ? out : Arrays.copyOf(out, pos);
+        if (pos != out.length) {
+            throw new IllegalStateException("write batch size " + pos + " != computed " + out.length);
+        }
+        return out;
     }
 
     /** Writes {@code number} as the value of the batch's last entry (big-endian, as BatchNumber reads it). */
@@ -99,6 +105,15 @@ final class WriteBatchEncoder {
         pos = varint(out, pos, value.length);
         System.arraycopy(value, 0, out, pos, value.length);
         return pos + value.length;
+    }
+
+    private static int varintSize(int value) {
+        int n = 1;
+        while ((value & ~0x7F) != 0) {
+            value >>>= 7;
+            n++;
+        }
+        return n;
     }
 
     private static int varint(byte[] out, int pos, int value) {
