@@ -61,10 +61,14 @@ final class LongPolls {
         return out;
     }
 
-    /** Removes and returns the waiters whose deadline is at or before {@code now}. */
-    List<Waiter> expire(long now) {
+    /**
+     * Removes and returns the waiters whose deadline is at or before {@code now}, at most
+     * {@code limit} of them (earliest deadline first); the rest stay due for the next call.
+     */
+    List<Waiter> expire(long now, int limit) {
         List<Waiter> out = new ArrayList<>();
-        while (!byDeadline.isEmpty() && (byDeadline.peek().done || byDeadline.peek().deadline <= now)) {
+        while (!byDeadline.isEmpty() && out.size() < limit
+                && (byDeadline.peek().done || byDeadline.peek().deadline <= now)) {
             Waiter w = byDeadline.poll();
             if (!w.done) {
                 w.done = true;

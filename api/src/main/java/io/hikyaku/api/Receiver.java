@@ -33,6 +33,7 @@ import java.util.concurrent.CompletableFuture;
  */
 final class Receiver {
 
+    static final int EXPIRIES_PER_ROUND = 32;
     static final String MAX_REASON = "Must be between 1 and 10, if provided.";
     static final String WAIT_REASON = "Must be >= 0 and <= 20, if provided.";
     static final String VISIBILITY_REASON = "Must be >= 0 and <= 43200, if provided.";
@@ -133,8 +134,15 @@ final class Receiver {
     }
 
     /** Answers the waiters whose wait has ended with an empty result. */
+    /**
+     * Answers expired waits, at most {@link #EXPIRIES_PER_ROUND} per timer round (a round ends with a
+     * sleep of at least 1 ms). Waiters parked together time out together: 5,000 empty answers and the
+     * 5,000 re-polls they provoke, all at once, queue every send and wake-up behind them on the event
+     * loops (the long-poll wake-up tail in docs/benchmarks.md). Paced, such a burst is answered over
+     * ~0.16 s, each answer at most that late, while other work interleaves.
+     */
     void expire(long now, Completions completions) {
-        for (Waiter w : polls.expire(now)) {
+        for (Waiter w : polls.expire(now, EXPIRIES_PER_ROUND)) {
             completions.add(() -> w.future.complete(Json.object()));
         }
     }

@@ -145,4 +145,28 @@ class LongPollEndToEndTest {
         assertThat(waiters).allMatch(f -> f.join().isEmpty());
         assertThat(parked()).isZero();
     }
+
+    @Test
+    void aBurstOfExpiriesIsAnsweredInRoundsAndAWakeUpGoesThroughMeanwhile() throws Exception {
+        String crowd = sqs.createQueue("burst", null);
+        String other = sqs.createQueue("lonely", null);
+        List<CompletableFuture<ObjectNode>> waiters = new ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            waiters.add(longPoll(crowd, 5));
+        }
+        CompletableFuture<ObjectNode> lonely = longPoll(other, 20);
+        sqs.clock.advance(Duration.ofSeconds(5)); // 10,000 waits end at once
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (waiters.stream().noneMatch(CompletableFuture::isDone) && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        sqs.send(other, "now"); // the burst has begun: 32 answers per timer round of >= 1 ms, >= 0.3 s in all
+        ObjectNode got = ServiceHarness.await(lonely);
+        long answered = waiters.stream().filter(CompletableFuture::isDone).count();
+        assertThat(got.get("Messages").get(0).get("Body").asText()).isEqualTo("now");
+        assertThat(answered).as("answered when the wake-up went through").isBetween(1L, 9_999L);
+        CompletableFuture.allOf(waiters.toArray(new CompletableFuture[0])).orTimeout(10, java.util.concurrent.TimeUnit.SECONDS).join();
+        assertThat(waiters).allMatch(f -> f.join().isEmpty());
+        assertThat(parked()).isZero();
+    }
 }
