@@ -26,27 +26,30 @@ final class JsonWriter {
     }
 
     JsonWriter beginObject() {
-        comma();
-        put('{');
-        needComma = false;
-        return this;
+        return open('{');
     }
 
     JsonWriter endObject() {
-        put('}');
-        needComma = true;
-        return this;
+        return close('}');
     }
 
     JsonWriter beginArray() {
+        return open('[');
+    }
+
+    JsonWriter endArray() {
+        return close(']');
+    }
+
+    private JsonWriter open(char bracket) {
         comma();
-        put('[');
+        put(bracket);
         needComma = false;
         return this;
     }
 
-    JsonWriter endArray() {
-        put(']');
+    private JsonWriter close(char bracket) {
+        put(bracket);
         needComma = true;
         return this;
     }
