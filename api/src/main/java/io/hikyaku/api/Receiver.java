@@ -133,9 +133,8 @@ final class Receiver {
         polls.compact(queue);
     }
 
-    /** Answers the waiters whose wait has ended with an empty result. */
     /**
-     * Answers expired waits, at most {@link #EXPIRIES_PER_ROUND} per timer round (a round ends with a
+     * Answers expired waits (an empty result), at most {@link #EXPIRIES_PER_ROUND} per timer round (a round ends with a
      * sleep of at least 1 ms). Waiters parked together time out together: 5,000 empty answers and the
      * 5,000 re-polls they provoke, all at once, queue every send and wake-up behind them on the event
      * loops (the long-poll wake-up tail in docs/benchmarks.md). Paced, such a burst is answered over
