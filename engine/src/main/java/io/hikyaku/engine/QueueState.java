@@ -17,6 +17,8 @@ import java.util.TreeSet;
 final class QueueState {
 
     static final int INFLIGHT_LIMIT = 120_000;
+    /** SQS's 5-minute deduplication interval; also how long ReceiveRequestAttemptIds are remembered.
+     *  It must fit within {@code Keyspace.DEDUP.maxEntryLifetimeMillis()}, what stores are promised. */
     static final long DEDUP_WINDOW_MS = 5 * 60_000L;
     private static final int RECORD_VERSION = 1;
     private static final long SEQ_BLOCK = 1024;

@@ -2,12 +2,21 @@ package io.hikyaku.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hikyaku.engine.store.Keyspace;
 import org.junit.jupiter.api.Test;
 
 class DedupWindowTest {
 
     private static DedupEntry entry(String key, long expiresAt) {
         return new DedupEntry(key, "id-" + key, null, expiresAt);
+    }
+
+    @Test
+    void theWindowFitsTheLifetimeTheDedupKeyspacePromisesItsStore() {
+        // Stores may drop DEDUP entries older than the promised lifetime (RocksDB: whole files by age).
+        assertThat(QueueState.DEDUP_WINDOW_MS).isEqualTo(5 * 60_000L)
+                .isLessThanOrEqualTo(Keyspace.DEDUP.maxEntryLifetimeMillis());
+        assertThat(Keyspace.MESSAGES.maxEntryLifetimeMillis()).as("kept until deleted").isZero();
     }
 
     @Test

@@ -14,8 +14,31 @@ public enum Keyspace {
     MESSAGES,
     /** Mutable per-message state: visibility deadline, receive count, first receive time, receipt. */
     MESSAGE_STATE,
-    /** FIFO deduplication entries and ReceiveRequestAttemptId results (short-lived). */
-    DEDUP,
+    /**
+     * FIFO deduplication entries and ReceiveRequestAttemptId results. Short-lived, by contract: an
+     * entry is worthless {@link #maxEntryLifetimeMillis()} after it was written, so a store may
+     * discard older entries wholesale (the RocksDB store drops whole files by age instead of
+     * compacting them). The engine only reads this keyspace when it loads, and ignores expired entries.
+     */
+    DEDUP(5 * 60_000L),
     /** Recently deleted queue names, purge timestamps, message move tasks. */
-    HOUSEKEEPING
+    HOUSEKEEPING;
+
+    private final long maxEntryLifetimeMillis;
+
+    Keyspace() {
+        this(0);
+    }
+
+    Keyspace(long maxEntryLifetimeMillis) {
+        this.maxEntryLifetimeMillis = maxEntryLifetimeMillis;
+    }
+
+    /**
+     * How long after it is written an entry can still matter; 0 for keyspaces whose entries live
+     * until they are deleted.
+     */
+    public long maxEntryLifetimeMillis() {
+        return maxEntryLifetimeMillis;
+    }
 }

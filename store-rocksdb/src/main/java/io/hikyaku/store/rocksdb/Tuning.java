@@ -5,6 +5,8 @@ import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
 import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompactionOptionsFIFO;
+import org.rocksdb.CompactionStyle;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
@@ -32,9 +34,10 @@ final class Tuning implements AutoCloseable {
     final ColumnFamilyOptions defaultFamily;
     final Map<Keyspace, ColumnFamilyOptions> families = new EnumMap<>(Keyspace.class);
     final SstFileManager sstFileManager;
+    private final Cache cache;
 
     Tuning(RocksDbStoreOptions options, CompressionType compression) throws RocksDBException {
-        Cache cache = own(new LRUCache(options.blockCacheBytes()));
+        cache = own(new LRUCache(options.blockCacheBytes()));
         // Charging memtables to the block cache bounds RocksDB's memory by one number.
         WriteBufferManager writeBuffers = own(new WriteBufferManager(options.memtableBudgetBytes(), cache));
         sstFileManager = own(new SstFileManager(Env.getDefault()));
@@ -50,7 +53,9 @@ final class Tuning implements AutoCloseable {
                 .setSstFileManager(sstFileManager)
                 .setMaxTotalWalSize(4 * options.memtableBudgetBytes())
                 .setMaxBackgroundJobs(2)
-                .setMaxOpenFiles(256)
+                // Every table stays open (RocksDB requires it for DEDUP's age-based file drops, below);
+                // the JVM raises the soft descriptor limit to the hard one. See STORAGE.md.
+                .setMaxOpenFiles(-1)
                 .setKeepLogFileNum(3)
                 .setMaxLogFileSize(1L << 20)
                 .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
@@ -71,14 +76,46 @@ final class Tuning implements AutoCloseable {
         // would keep more WAL files alive (a family's memtable pins the WAL its oldest entry is in).
         defaultFamily = own(family(table, compression, Math.max(64 * 1024, options.messagesWriteBufferBytes() / 16)));
         for (Keyspace space : Keyspace.values()) {
+            if (space == Keyspace.DEDUP) {
+                families.put(space, own(dedupFamily(options.messagesWriteBufferBytes(), dedupTableTtlSeconds())));
+                continue;
+            }
             long buffer = space == Keyspace.MESSAGES
                     ? options.messagesWriteBufferBytes()
                     : Math.max(64 * 1024, options.messagesWriteBufferBytes() / 4);
-            // Deduplication entries are hashes and ids that live five minutes: LZ4 gains little on
-            // them and was ~30% of the background CPU of a FIFO run (their flushes and compactions).
-            CompressionType spaceCompression = space == Keyspace.DEDUP ? CompressionType.NO_COMPRESSION : compression;
-            families.put(space, own(family(table, spaceCompression, buffer)));
+            families.put(space, own(family(table, compression, buffer)));
         }
+    }
+
+    /** How long after its flush a DEDUP table is dropped: twice the keyspace's promised entry lifetime. */
+    static long dedupTableTtlSeconds() {
+        return 2 * Keyspace.DEDUP.maxEntryLifetimeMillis() / 1000;
+    }
+
+    /**
+     * DEDUP holds entries that are worthless five minutes after they are written and that are only
+     * read when the engine loads. Compacting them was most of a FIFO run's background CPU (their
+     * keys are hashes, so every new table overlapped every old one and each compaction rewrote the
+     * whole window). So: FIFO compaction, which never rewrites; a table is dropped whole once it is
+     * {@link #dedupTableTtlSeconds()} older than its flush (RocksDB dates a flushed table by the
+     * flush, so every entry in it is at least that old); no size limit, so nothing is dropped early;
+     * no compression (hashes and ids) and no bloom filter (nothing looks entries up one by one).
+     */
+    ColumnFamilyOptions dedupFamily(long buffer, long ttlSeconds) {
+        BlockBasedTableConfig table = new BlockBasedTableConfig()
+                .setBlockCache(cache)
+                .setCacheIndexAndFilterBlocks(true)
+                .setBlockSize(16 * 1024);
+        return new ColumnFamilyOptions()
+                .setTableFormatConfig(table)
+                .setCompressionType(CompressionType.NO_COMPRESSION)
+                .setWriteBufferSize(buffer)
+                .setMaxWriteBufferNumber(3)
+                .setCompactionStyle(CompactionStyle.FIFO)
+                .setCompactionOptionsFIFO(own(new CompactionOptionsFIFO()
+                        .setMaxTableFilesSize(Long.MAX_VALUE)
+                        .setAllowCompaction(false)))
+                .setTtl(ttlSeconds);
     }
 
     private static ColumnFamilyOptions family(BlockBasedTableConfig table, CompressionType compression,

@@ -85,6 +85,55 @@ class RocksDbStoreTest {
         assertThat(familyOptions(options, "MESSAGES")).contains("compression=kLZ4Compression");
         assertThat(familyOptions(options, "DEDUP")).as("hashes and ids: not worth compressing")
                 .contains("compression=kNoCompression");
+        assertThat(familyOptions(options, "DEDUP")).as("short-lived entries: tables dropped by age, never rewritten")
+                .contains("compaction_style=kCompactionStyleFIFO")
+                .contains("ttl=600")
+                .contains("max_table_files_size=" + Long.MAX_VALUE)
+                .contains("allow_compaction=false");
+        assertThat(Tuning.dedupTableTtlSeconds() * 1000).as("twice what the keyspace promises")
+                .isEqualTo(2 * Keyspace.DEDUP.maxEntryLifetimeMillis());
+        assertThat(familyOptions(options, "MESSAGES")).contains("compaction_style=kCompactionStyleLevel");
+        assertThat(options).as("RocksDB drops tables by age only with every table open").contains("max_open_files=-1");
+    }
+
+    @Test
+    void dedupEntriesCompactedIntoLowerLevelsByAnEarlierVersionAreStillRead() throws Exception {
+        Path dir = tmp.resolve("data");
+        try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            StoreBatch batch = new StoreBatch();
+            for (int i = 0; i < 100; i++) {
+                batch.put(Keyspace.DEDUP, b("d" + i), b("v" + i));
+            }
+            store.write(batch).get(10, TimeUnit.SECONDS);
+        }
+        // What an earlier version (level compaction for DEDUP) left behind: the entries in level 6.
+        List<byte[]> names;
+        try (org.rocksdb.Options o = new org.rocksdb.Options()) {
+            names = org.rocksdb.RocksDB.listColumnFamilies(o, dir.toString());
+        }
+        List<org.rocksdb.ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+        names.forEach(n -> descriptors.add(new org.rocksdb.ColumnFamilyDescriptor(n)));
+        List<org.rocksdb.ColumnFamilyHandle> handles = new ArrayList<>();
+        try (org.rocksdb.DBOptions o = new org.rocksdb.DBOptions();
+             org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(o, dir.toString(), descriptors, handles)) {
+            org.rocksdb.ColumnFamilyHandle dedup = handles.get(names.indexOf(names.stream()
+                    .filter(n -> s(n).equals("DEDUP")).findFirst().orElseThrow()));
+            db.compactRange(dedup);
+            assertThat(db.getProperty(dedup, "rocksdb.num-files-at-level6")).isEqualTo("1");
+            handles.forEach(org.rocksdb.ColumnFamilyHandle::close);
+        }
+        try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            List<String> seen = new ArrayList<>();
+            store.scan(Keyspace.DEDUP, new byte[0], (k, v) -> seen.add(s(k) + "=" + s(v)));
+            assertThat(seen).hasSize(100).contains("d0=v0", "d99=v99");
+            store.write(new StoreBatch().deleteOnceWritten(Keyspace.DEDUP, b("d0"))
+                    .put(Keyspace.DEDUP, b("d100"), b("v100"))).get(10, TimeUnit.SECONDS);
+        }
+        try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            assertThat(store.get(Keyspace.DEDUP, b("d0"))).isNull();
+            assertThat(s(store.get(Keyspace.DEDUP, b("d1")))).isEqualTo("v1");
+            assertThat(s(store.get(Keyspace.DEDUP, b("d100")))).isEqualTo("v100");
+        }
     }
 
     /** The lines of one [CFOptions "name"] section of a RocksDB OPTIONS file. */
