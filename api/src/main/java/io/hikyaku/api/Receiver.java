@@ -204,7 +204,7 @@ final class Receiver {
             ObjectNode node = list.addObject();
             node.put("MessageId", m.messageId());
             node.put("ReceiptHandle", m.receiptHandle());
-            node.put("MD5OfBody", Md5s.ofBody(m.body()));
+            node.put("MD5OfBody", m.bodyDigest() != null ? m.bodyDigest() : Md5s.ofBody(m.body()));
             node.put("Body", m.body());
             ObjectNode system = selection.systemAttributes(m);
             if (!system.isEmpty()) {

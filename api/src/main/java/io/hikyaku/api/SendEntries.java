@@ -39,8 +39,10 @@ final class SendEntries {
         String dedupId = entry.string("MessageDeduplicationId");
         FifoIds.check("MessageDeduplicationId", dedupId);
         // SenderId: the caller's account id (SQS shows the caller's principal; an account is what we know).
+        // MD5OfBody is computed once: the response needs it, and the engine hands it back on receive.
         return new SendMessage(body, attributes.isEmpty() ? null : attributes, trace,
-                delay == null ? null : (int) (long) delay, groupId, dedupId, context.accountId(), ids.uuid());
+                delay == null ? null : (int) (long) delay, groupId, dedupId, context.accountId(), ids.uuid(),
+                Md5s.ofBody(body));
     }
 
     /** Bytes an entry adds to a batch's payload (body + attributes), counted leniently for bad entries. */
@@ -60,7 +62,7 @@ final class SendEntries {
 
     /** MD5OfMessageBody, MD5OfMessageAttributes, MD5OfMessageSystemAttributes, MessageId, SequenceNumber. */
     static ObjectNode result(ObjectNode out, SendMessage sent, SendResult result) {
-        out.put("MD5OfMessageBody", Md5s.ofBody(sent.body()));
+        out.put("MD5OfMessageBody", sent.bodyDigest() != null ? sent.bodyDigest() : Md5s.ofBody(sent.body()));
         Json.putIfPresent(out, "MD5OfMessageAttributes", Md5s.ofAttributes(sent.attributes()));
         if (sent.awsTraceHeader() != null) {
             out.put("MD5OfMessageSystemAttributes", Md5s.ofAttributes(Map.of(MessageAttributesReader.TRACE_HEADER,

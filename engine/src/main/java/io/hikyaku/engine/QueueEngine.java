@@ -421,7 +421,8 @@ public final class QueueEngine {
         long seq = q.allocateSeq(b);
         String seqNo = q.fifo ? SendRules.sequenceNumber(seq) : null;
         StoredMessage sm = new StoredMessage(m.groupId(), now, now + delay * 1000L, m.messageId(), m.body(),
-                m.attributes() == null ? Map.of() : m.attributes(), m.awsTraceHeader(), dedupId, m.senderId(), seqNo, null);
+                m.attributes() == null ? Map.of() : m.attributes(), m.awsTraceHeader(), dedupId, m.senderId(), seqNo, null,
+                m.bodyDigest());
         insert(q, seq, sm, now, b);
         if (q.fifo) {
             q.putDedup(new DedupEntry(scopeKey, m.messageId(), seqNo, now + QueueState.DEDUP_WINDOW_MS), b);
@@ -470,7 +471,7 @@ public final class QueueEngine {
         long seq = to.allocateSeq(b);
         StoredMessage moved = new StoredMessage(sm.groupId(), to.fifo ? now : sm.sentAt(), now, sm.messageId(), sm.body(),
                 sm.attributes(), sm.awsTraceHeader(), sm.deduplicationId(), sm.senderId(),
-                to.fifo ? SendRules.sequenceNumber(seq) : null, sourceArn);
+                to.fifo ? SendRules.sequenceNumber(seq) : null, sourceArn, sm.bodyDigest());
         Message copy = insert(to, seq, moved, now, b);
         if (sourceArn != null && m.receiveCount > 0) {
             copy.receiveCount = m.receiveCount;

@@ -122,6 +122,6 @@ final class Receiver {
         String handle = new ReceiptHandle(q.id, m.seq, m.receiveCount, m.nonce).encode();
         return new ReceivedMessage(sm.messageId(), handle, sm.body(), sm.attributes(), sm.senderId(), sm.sentAt(),
                 m.receiveCount, m.firstReceiveAt, sm.sequenceNumber(), q.fifo ? sm.deduplicationId() : null,
-                sm.groupId(), sm.awsTraceHeader(), sm.sourceArn());
+                sm.groupId(), sm.awsTraceHeader(), sm.sourceArn(), sm.bodyDigest());
     }
 }

@@ -11,10 +11,12 @@ import java.util.Map;
  * @param sentAt       SentTimestamp (epoch ms), also the base of retention
  * @param availableAt  first time the message may be received (send time + delay)
  * @param sourceArn    DeadLetterQueueSourceArn when moved into a DLQ, else null
+ * @param bodyDigest   the sender's digest of the body ({@link SendMessage#bodyDigest()}), in memory
+ *                     only: not encoded, so null once read back from the store
  */
 record StoredMessage(String groupId, long sentAt, long availableAt, String messageId, String body,
                      Map<String, MessageAttribute> attributes, String awsTraceHeader, String deduplicationId,
-                     String senderId, String sequenceNumber, String sourceArn) {
+                     String senderId, String sequenceNumber, String sourceArn, String bodyDigest) {
 
     private static final int VERSION = 1;
 
@@ -45,7 +47,7 @@ record StoredMessage(String groupId, long sentAt, long availableAt, String messa
         for (int i = 0; i < n; i++) {
             attrs.put(d.str(), new MessageAttribute(d.str(), d.str(), d.bytes()));
         }
-        return new StoredMessage(group, sent, available, id, body, attrs, trace, dedup, sender, seqNo, source);
+        return new StoredMessage(group, sent, available, id, body, attrs, trace, dedup, sender, seqNo, source, null);
     }
 
     /** Decodes only what the in-memory index needs. */

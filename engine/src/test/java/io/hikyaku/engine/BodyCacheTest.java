@@ -25,6 +25,25 @@ class BodyCacheTest {
     }
 
     @Test
+    void theSendersBodyDigestComesBackWhileTheBodyIsInMemoryAndNotFromTheStore() {
+        QueueRef q = f.create("q");
+        f.engine.sendMessage(q, withDigest(f.message("cached", null, null), "digest-1"), f.now);
+        f.engine.sendMessage(q, withDigest(f.message("stored", null, null), "digest-2"), f.now);
+        assertThat(f.receive(q, 1)).extracting(ReceivedMessage::bodyDigest).containsExactly("digest-1");
+        f.restart(); // bodies now come from the store, which never held the digest
+        List<ReceivedMessage> got = f.receive(q, 10);
+        assertThat(got).extracting(ReceivedMessage::body).containsExactly("stored");
+        assertThat(got.get(0).bodyDigest()).isNull();
+        f.advanceSeconds(31); // the first one again, after its visibility timeout: read back from the store
+        assertThat(f.receive(q, 10)).extracting(ReceivedMessage::bodyDigest).containsOnlyNulls();
+    }
+
+    private static SendMessage withDigest(SendMessage m, String digest) {
+        return new SendMessage(m.body(), m.attributes(), m.awsTraceHeader(), m.delaySeconds(), m.groupId(),
+                m.deduplicationId(), m.senderId(), m.messageId(), digest);
+    }
+
+    @Test
     void deletePurgeAndRetentionRelease() {
         QueueRef q = f.create("q", "MessageRetentionPeriod", "60");
         f.send(q, "a");
