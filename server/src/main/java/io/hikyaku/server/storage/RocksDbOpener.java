@@ -11,6 +11,7 @@ final class RocksDbOpener {
     private RocksDbOpener() {}
 
     static RocksDbStore open(Path dataDir, DurabilityMode durability) {
+        DescriptorBudget.warnIfLow(dataDir);
         return RocksDbStore.open(dataDir, Durability.valueOf(durability.name()));
     }
 }

@@ -1,0 +1,31 @@
+package io.hikyaku.server.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class DescriptorBudgetTest {
+
+    private static final Path DIR = Path.of("/var/lib/hikyaku");
+
+    @Test
+    void enoughDescriptorsForTwiceTheTablesPlusHeadroomSaysNothing() {
+        assertThat(DescriptorBudget.warning(DIR, 0, 1024)).isNull();
+        assertThat(DescriptorBudget.warning(DIR, 5000, 11_024)).isNull();
+        assertThat(DescriptorBudget.warning(DIR, 5000, 1_048_576)).isNull();
+    }
+
+    @Test
+    void tooFewDescriptorsNameTheDirectoryTheCountsAndTheFix() {
+        assertThat(DescriptorBudget.warning(DIR, 5000, 4096))
+                .contains("/var/lib/hikyaku", "5000 table files", "only 4096 files", "at least 11024", "ulimit -n");
+        assertThat(DescriptorBudget.warning(DIR, 1, 1000)).contains("at least 1026");
+    }
+
+    @Test
+    void anUnknownLimitSaysNothing() {
+        assertThat(DescriptorBudget.warning(DIR, 5000, 0)).isNull();
+        assertThat(DescriptorBudget.warning(DIR, 5000, -1)).isNull();
+    }
+}
