@@ -19,7 +19,7 @@ class ReceiveSelectionTest {
     }
 
     private static final ReceivedMessage MSG = new ReceivedMessage("id", "rh", "body", ATTRS, "000000000000", 1000L,
-            2, 1500L, null, null, null, "Root=1", null);
+            2, 1500L, null, null, null, "Root=1", null, null);
 
     private static Map<String, MessageAttribute> user(String names) throws Exception {
         return ReceiveSelection.of(InputTest.json("{\"MessageAttributeNames\":" + names + "}")).userAttributes(ATTRS);

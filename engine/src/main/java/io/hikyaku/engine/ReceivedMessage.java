@@ -13,16 +13,4 @@ public record ReceivedMessage(String messageId, String receiptHandle, String bod
                               Map<String, MessageAttribute> attributes, String senderId, long sentTimestamp,
                               int approximateReceiveCount, long approximateFirstReceiveTimestamp,
                               String sequenceNumber, String deduplicationId, String groupId,
-                              String awsTraceHeader, String deadLetterQueueSourceArn, String bodyDigest) {
-
-    /** A delivered message without a body digest. */
-    public ReceivedMessage(String messageId, String receiptHandle, String body,
-                           Map<String, MessageAttribute> attributes, String senderId, long sentTimestamp,
-                           int approximateReceiveCount, long approximateFirstReceiveTimestamp,
-                           String sequenceNumber, String deduplicationId, String groupId,
-                           String awsTraceHeader, String deadLetterQueueSourceArn) {
-        this(messageId, receiptHandle, body, attributes, senderId, sentTimestamp, approximateReceiveCount,
-                approximateFirstReceiveTimestamp, sequenceNumber, deduplicationId, groupId, awsTraceHeader,
-                deadLetterQueueSourceArn, null);
-    }
-}
+                              String awsTraceHeader, String deadLetterQueueSourceArn, String bodyDigest) {}

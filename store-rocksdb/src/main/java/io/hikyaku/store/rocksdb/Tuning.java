@@ -99,7 +99,8 @@ final class Tuning implements AutoCloseable {
      * whole window). So: FIFO compaction, which never rewrites; a table is dropped whole once it is
      * {@link #dedupTableTtlSeconds()} older than its flush (RocksDB dates a flushed table by the
      * flush, so every entry in it is at least that old); no size limit, so nothing is dropped early;
-     * no compression (hashes and ids) and no bloom filter (nothing looks entries up one by one).
+     * no compression (hashes and ids) and no bloom filter (nothing looks entries up one by one). The
+     * memtable is as large as MESSAGES's, so that fewer, larger tables stay open.
      */
     ColumnFamilyOptions dedupFamily(long buffer, long ttlSeconds) {
         BlockBasedTableConfig table = new BlockBasedTableConfig()
