@@ -1,6 +1,8 @@
 package io.hikyaku.protocol;
 
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -92,12 +94,18 @@ final class JsonCodec {
      * response). A lone surrogate (only ever echoed from input) is written as its JSON escape.
      */
     static byte[] write(JsonNode node) {
-        try {
-            return MAPPER.writeValueAsBytes(node);
+        ResponseBuffer out = BUFFERS.get();
+        out.reset();
+        try (JsonGenerator generator = MAPPER.createGenerator(out, JsonEncoding.UTF8)) {
+            MAPPER.writeTree(generator, node);
         } catch (Exception e) {
             throw new IllegalStateException("cannot write JSON", e);
         }
+        return out.toByteArray();
     }
+
+    /** One per thread: a response is written into it, then copied out once at its exact size. */
+    private static final ThreadLocal<ResponseBuffer> BUFFERS = ThreadLocal.withInitial(ResponseBuffer::new);
 
     private static ApiException serialization(String message) {
         return new ApiException("SerializationException", message);
