@@ -116,8 +116,8 @@ class RocksDbStoreTest {
         List<org.rocksdb.ColumnFamilyHandle> handles = new ArrayList<>();
         try (org.rocksdb.DBOptions o = new org.rocksdb.DBOptions();
              org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(o, dir.toString(), descriptors, handles)) {
-            org.rocksdb.ColumnFamilyHandle dedup = handles.get(names.indexOf(names.stream()
-                    .filter(n -> s(n).equals("DEDUP")).findFirst().orElseThrow()));
+            org.rocksdb.ColumnFamilyHandle dedup = handles.get(names.stream().map(StoreContractTest::s).toList()
+                    .indexOf("DEDUP"));
             db.compactRange(dedup);
             assertThat(db.getProperty(dedup, "rocksdb.num-files-at-level6")).isEqualTo("1");
             handles.forEach(org.rocksdb.ColumnFamilyHandle::close);
