@@ -5,11 +5,10 @@ import java.util.Objects;
 /**
  * A FIFO deduplication entry: a send with this key within the window returns the original.
  *
- * <p>A busy FIFO queue holds five minutes of these (at 10,000 sends a second, three million), so
- * they are kept small: the message id, when it is a canonical UUID (ours always are), as two
- * longs, and the sequence number, when it has our 20-digit form, as its number. Other values are
- * kept as text. That is ~56 bytes per entry besides its key, where three objects and two strings
- * took ~176. The stored form is unchanged.
+ * <p>The message id, when it is a canonical UUID (ours always are), is held as two longs, and the
+ * sequence number, when it has our 20-digit form, as its number; other values are kept as text.
+ * {@link DedupWindow} stores these fields in columns, not as objects of this class: this is the
+ * value that goes in and comes out. The stored form is unchanged.
  */
 final class DedupEntry {
 
@@ -36,6 +35,17 @@ final class DedupEntry {
         this.seqText = seq >= 0 ? null : sequenceNumber;
     }
 
+    /** From the compact fields, as {@link DedupWindow} holds them. */
+    DedupEntry(String key, long idHigh, long idLow, String idText, long seq, String seqText, long expiresAt) {
+        this.key = Objects.requireNonNull(key);
+        this.idHigh = idHigh;
+        this.idLow = idLow;
+        this.idText = idText;
+        this.seq = seq;
+        this.seqText = seqText;
+        this.expiresAt = expiresAt;
+    }
+
     String key() {
         return key;
     }
@@ -52,6 +62,29 @@ final class DedupEntry {
         return expiresAt;
     }
 
+    long idHigh() {
+        return idHigh;
+    }
+
+    long idLow() {
+        return idLow;
+    }
+
+    /** The message id when it is not a canonical UUID, else null. */
+    String idText() {
+        return idText;
+    }
+
+    /** Our sequence number's number, or -1. */
+    long seq() {
+        return seq;
+    }
+
+    /** The sequence number when it is not in our 20-digit form (null when there is none). */
+    String seqText() {
+        return seqText;
+    }
+
     byte[] encode() {
         return Enc.version(VERSION).str(messageId()).str(sequenceNumber()).i64(expiresAt).done();
     }
@@ -63,13 +96,15 @@ final class DedupEntry {
 
     @Override
     public boolean equals(Object o) {
+        // Field by field: the compact form of a given id and sequence number is unique.
         return o instanceof DedupEntry e && key.equals(e.key) && expiresAt == e.expiresAt
-                && Objects.equals(messageId(), e.messageId()) && Objects.equals(sequenceNumber(), e.sequenceNumber());
+                && idHigh == e.idHigh && idLow == e.idLow && Objects.equals(idText, e.idText)
+                && seq == e.seq && Objects.equals(seqText, e.seqText);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(key, messageId(), sequenceNumber(), expiresAt);
+        return Objects.hash(key, idHigh, idLow, idText, seq, seqText, expiresAt);
     }
 
     @Override

@@ -227,8 +227,8 @@ final class QueueState {
             transition(pending.first(), Message.State.VISIBLE, 0);
             becameVisible = true;
         }
-        for (DedupEntry d = dedup.first(); d != null && d.expiresAt() <= now; d = dedup.first()) {
-            removeDedup(d, b);
+        while (dedup.firstExpiresAt() <= now) {
+            removeDedup(dedup.first(), b);
         }
         while (!attemptsByExpiry.isEmpty() && attemptsByExpiry.first().expiresAt() <= now) {
             removeAttempt(attemptsByExpiry.first().attemptId(), b);
@@ -245,10 +245,7 @@ final class QueueState {
         if (!pending.isEmpty()) {
             d = Math.min(d, pending.first().visibleAt);
         }
-        DedupEntry firstDedup = dedup.first();
-        if (firstDedup != null) {
-            d = Math.min(d, firstDedup.expiresAt());
-        }
+        d = Math.min(d, dedup.firstExpiresAt());
         if (!attemptsByExpiry.isEmpty()) {
             d = Math.min(d, attemptsByExpiry.first().expiresAt());
         }
