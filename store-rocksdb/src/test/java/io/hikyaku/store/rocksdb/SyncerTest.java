@@ -100,4 +100,70 @@ class SyncerTest {
         assertThat(pending).isCompleted();
         assertThat(syncer.written(2)).isCompletedExceptionally();
     }
+
+    @Test
+    void underLoadSyncsAreSpacedByTheGapAndCarryEverythingWrittenMeanwhile() throws Exception {
+        long gap = TimeUnit.SECONDS.toNanos(2); // wide: the test thread has that long to make its write in the gap
+        CountDownLatch firstSyncEntered = new CountDownLatch(1);
+        CountDownLatch releaseFirstSync = new CountDownLatch(1);
+        List<Long> starts = new ArrayList<>();
+        List<Long> syncedUpTo = new ArrayList<>();
+        Syncer syncer = new Syncer(upTo -> {
+            synchronized (starts) {
+                starts.add(System.nanoTime());
+                syncedUpTo.add(upTo);
+            }
+            firstSyncEntered.countDown();
+            releaseFirstSync.await(10, TimeUnit.SECONDS);
+        }, Durability.FSYNC, 10, gap, 0);
+        try {
+            CompletableFuture<Void> first = syncer.written(1);
+            assertThat(firstSyncEntered.await(10, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<Void> duringFirst = syncer.written(2); // busy: the next sync gathers
+            releaseFirstSync.countDown();
+            first.get(10, TimeUnit.SECONDS);
+            CompletableFuture<Void> duringGap = syncer.written(3);
+            CompletableFuture.allOf(duringFirst, duringGap).get(10, TimeUnit.SECONDS);
+            synchronized (starts) {
+                assertThat(syncedUpTo).as("the write made in the gap shares the second sync").containsExactly(1L, 3L);
+                assertThat(starts.get(1) - starts.get(0)).isGreaterThanOrEqualTo(gap);
+            }
+        } finally {
+            releaseFirstSync.countDown();
+            syncer.stop();
+        }
+    }
+
+    @Test
+    void aWriteToAnIdleSyncerIsNotHeldForTheGap() throws Exception {
+        AtomicInteger syncs = new AtomicInteger();
+        Syncer syncer = new Syncer(upTo -> syncs.incrementAndGet(), Durability.FSYNC, 10,
+                TimeUnit.SECONDS.toNanos(60), 0);
+        try {
+            syncer.written(1).get(10, TimeUnit.SECONDS);
+            Thread.sleep(20); // the syncer goes idle
+            syncer.written(2).get(10, TimeUnit.SECONDS); // well inside the 60 s gap
+            assertThat(syncs.get()).isEqualTo(2);
+        } finally {
+            syncer.stop();
+        }
+    }
+
+    @Test
+    void stopEndsAGatheringWaitAndSyncsWhatIsOutstanding() throws Exception {
+        CountDownLatch firstSyncEntered = new CountDownLatch(1);
+        CountDownLatch releaseFirstSync = new CountDownLatch(1);
+        Syncer syncer = new Syncer(upTo -> {
+            firstSyncEntered.countDown();
+            releaseFirstSync.await(10, TimeUnit.SECONDS);
+        }, Durability.FSYNC, 10, TimeUnit.SECONDS.toNanos(60), 0);
+        syncer.written(1);
+        assertThat(firstSyncEntered.await(10, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Void> gathered = syncer.written(2);
+        releaseFirstSync.countDown();
+        long start = System.nanoTime();
+        syncer.stop();
+        assertThat(gathered).isCompleted();
+        assertThat(System.nanoTime() - start).as("not the 60 s gap").isLessThan(TimeUnit.SECONDS.toNanos(30));
+    }
 }
