@@ -91,10 +91,15 @@ final class JsonCodec {
 
     /**
      * UTF-8 bytes of {@code node}, written straight to bytes (no String in between: this is every
-     * response). A lone surrogate (only ever echoed from input) is written as its JSON escape.
+     * response), by {@link TreeWriter} or, for a node type it does not cover, by Jackson: the same
+     * bytes either way. A lone surrogate (only ever echoed from input) is written as its JSON escape.
      */
     static byte[] write(JsonNode node) {
         ResponseBuffer out = BUFFERS.get();
+        out.reset();
+        if (TreeWriter.write(node, out)) {
+            return out.toByteArray();
+        }
         out.reset();
         try (JsonGenerator generator = MAPPER.createGenerator(out, JsonEncoding.UTF8)) {
             MAPPER.writeTree(generator, node);

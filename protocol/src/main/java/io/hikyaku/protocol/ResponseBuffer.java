@@ -37,6 +37,21 @@ final class ResponseBuffer extends OutputStream {
         count += len;
     }
 
+    /** Makes room for {@code n} more bytes and returns the array to write them into, from {@link #size()}. */
+    byte[] reserve(int n) {
+        room(n);
+        return buf;
+    }
+
+    int size() {
+        return count;
+    }
+
+    /** After writing into {@link #reserve}'s array: the new size. */
+    void size(int newSize) {
+        count = newSize;
+    }
+
     private void room(int n) {
         if (count + n > buf.length) {
             buf = Arrays.copyOf(buf, Math.max(buf.length * 2, count + n));

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** Responses written through the reused per-thread buffer are byte for byte what Jackson writes on its own. */
+/** Responses (TreeWriter into the reused per-thread buffer) are byte for byte what Jackson writes on its own. */
 class JsonCodecWriteTest {
 
     private static final String ALPHABET = "aZ09 \"\\/\n\r\t\b\f\u0000\u001f\u007f\u00e9\u4e2d\ud83d\ude00\ud800\udfff";
@@ -18,12 +18,39 @@ class JsonCodecWriteTest {
         for (int i = 0; i < 300; i++) {
             ObjectNode tree = tree(random, 3, i % 50 == 0 ? 40_000 : 40);
             assertThat(JsonCodec.write(tree)).as("tree %d", i).isEqualTo(JsonCodec.MAPPER.writeValueAsBytes(tree));
+            ResponseBuffer direct = new ResponseBuffer();
+            assertThat(TreeWriter.write(tree, direct)).as("written without Jackson").isTrue();
+            assertThat(direct.toByteArray()).isEqualTo(JsonCodec.MAPPER.writeValueAsBytes(tree));
         }
     }
 
     @Test
-    void aLoneSurrogateAndANonBmpCharacterAreWrittenAsJacksonWritesThem() throws Exception {
-        ObjectNode tree = JsonCodec.MAPPER.createObjectNode().put("Body", "lone \ud800 then \ud83d\ude00");
+    void loneSurrogatesAndNonBmpCharactersAreWrittenAsJacksonWritesThem() throws Exception {
+        for (String body : new String[] {"lone \ud800 then \ud83d\ude00", "\udc00", "end \ud800", "\ud800\ud800\udc00",
+                "\udfff\ud800", "\u07ff\u0800\uffff\u0080"}) {
+            ObjectNode tree = JsonCodec.MAPPER.createObjectNode().put("Body", body);
+            assertThat(JsonCodec.write(tree)).as(body).isEqualTo(JsonCodec.MAPPER.writeValueAsBytes(tree));
+        }
+    }
+
+    @Test
+    void everyCharOfTheBasicPlaneIsWrittenAsJacksonWritesIt() throws Exception {
+        StringBuilder all = new StringBuilder();
+        for (char c = 0; c < Character.MAX_VALUE; c++) {
+            all.append(c);
+        }
+        ObjectNode tree = JsonCodec.MAPPER.createObjectNode().put(all.substring(0, 300), all.toString());
+        ResponseBuffer direct = new ResponseBuffer();
+        assertThat(TreeWriter.write(tree, direct)).isTrue();
+        assertThat(direct.toByteArray()).isEqualTo(JsonCodec.MAPPER.writeValueAsBytes(tree));
+    }
+
+    @Test
+    void nodeTypesTheTreeWriterDoesNotCoverFallBackToJackson() throws Exception {
+        ObjectNode tree = JsonCodec.MAPPER.createObjectNode().put("n", 1.5).put("b", new byte[] {1, 2, 3});
+        tree.putNull("z");
+        tree.putArray("a").add(new java.math.BigInteger("123456789012345678901234567890"));
+        assertThat(TreeWriter.write(tree, new ResponseBuffer())).isFalse();
         assertThat(JsonCodec.write(tree)).isEqualTo(JsonCodec.MAPPER.writeValueAsBytes(tree));
     }
 
@@ -56,7 +83,13 @@ class JsonCodecWriteTest {
                 case 0 -> node.put(name, text(random, maxString));
                 case 1 -> node.put(name, random.nextLong());
                 case 2 -> node.put(name, random.nextInt());
-                case 3 -> node.put(name, random.nextBoolean());
+                case 3 -> {
+                    if (random.nextInt(8) == 0) {
+                        node.putNull(name);
+                    } else {
+                        node.put(name, random.nextBoolean());
+                    }
+                }
                 case 4 -> node.set(name, tree(random, depth - 1, maxString));
                 default -> {
                     ArrayNode array = node.putArray(name);
