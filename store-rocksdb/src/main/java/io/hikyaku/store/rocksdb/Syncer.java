@@ -15,13 +15,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * hand over a future; each sync completes every future of batches written before it began, so
  * concurrent requests share one fsync (group commit). For BATCH durability it syncs on a timer.
  * "Sequence" here is the store's {@link BatchNumber}: it only has to grow in WAL order.
- *
- * <p>Under load, batches keep arriving while a sync runs, and each sync would carry only the one or
- * two written during the last (here an fdatasync takes ~0.25 ms, so a busy server made over 4,000
- * a second, each with its thread hand-offs). So when work is already waiting as a sync ends, the
- * next one starts no sooner than {@link #BUSY_GAP_NANOS} after the last one started, gathering
- * what arrives meanwhile. A write to an idle syncer is synced at once: this adds latency only
- * when there is a queue anyway, and at most the gap.
  */
 final class Syncer {
 
@@ -30,38 +23,25 @@ final class Syncer {
         void syncWal(long upToSequence) throws Exception;
     }
 
-    /** Start-to-start spacing of syncs while writes keep coming (see the class comment). */
-    static final long BUSY_GAP_NANOS = TimeUnit.MICROSECONDS.toNanos(1000);
-
     private record Pending(long sequence, CompletableFuture<Void> future) {}
 
     private final WalSync sync;
     private final Durability durability;
     private final long intervalNanos;
-    private final long busyGapNanos;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wake = lock.newCondition();
     private List<Pending> pending = new ArrayList<>();
     private long lastWritten;
     private long lastSynced;
     private boolean stopping;
-    /** The thread sleeps until a write comes (only then do writers have to signal it). */
-    private boolean idle;
-    /** Writes came while the last sync ran: gather before the next. */
-    private boolean busy;
     private long lastSyncStart = System.nanoTime();
     private final AtomicLong syncs = new AtomicLong();
     private final Thread thread;
 
     Syncer(WalSync sync, Durability durability, long intervalMillis, long startSequence) {
-        this(sync, durability, intervalMillis, BUSY_GAP_NANOS, startSequence);
-    }
-
-    Syncer(WalSync sync, Durability durability, long intervalMillis, long busyGapNanos, long startSequence) {
         this.sync = sync;
         this.durability = durability;
         this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
-        this.busyGapNanos = busyGapNanos;
         this.lastWritten = startSequence;
         this.lastSynced = startSequence;
         this.thread = new Thread(this::run, "hikyaku-wal-sync");
@@ -84,9 +64,7 @@ final class Syncer {
             }
             CompletableFuture<Void> future = new CompletableFuture<>();
             pending.add(new Pending(sequence, future));
-            if (idle) {
-                wake.signal();
-            }
+            wake.signal();
             return future;
         } finally {
             lock.unlock();
@@ -132,12 +110,6 @@ final class Syncer {
             }
             if (upTo > lastSynced || !group.isEmpty()) {
                 syncAndComplete(group, upTo);
-                lock.lock();
-                try {
-                    busy = !pending.isEmpty();
-                } finally {
-                    lock.unlock();
-                }
             } else {
                 lastSyncStart = System.nanoTime(); // idle: nothing to sync, wait a full interval
             }
@@ -150,18 +122,9 @@ final class Syncer {
     private void waitForWork() {
         try {
             if (durability == Durability.FSYNC) {
-                if (busy && !stopping) {
-                    // These came during the last sync, so more are coming: gather them.
-                    long left = lastSyncStart + busyGapNanos - System.nanoTime();
-                    while (left > 0 && !stopping) {
-                        left = wake.awaitNanos(left);
-                    }
-                }
                 while (pending.isEmpty() && !stopping) {
-                    idle = true;
                     wake.await();
                 }
-                idle = false;
             } else {
                 // Start to start: a slow sync does not stretch the loss window by a whole interval.
                 long left = lastSyncStart + intervalNanos - System.nanoTime();
