@@ -36,18 +36,51 @@ final class DedupWindow {
     /** Message id, sequence number or key not in the compact form: its texts are in {@link #extras}. */
     private static final byte EXTRA = 2;
 
-    /** One page of entries: position {@code p} is at index {@code p & PAGE_MASK} of page {@code p >> PAGE_BITS}. */
+    /**
+     * One page of entries: position {@code p} is at index {@code p & PAGE_MASK} of page {@code p >> PAGE_BITS}.
+     * A page starts small and doubles up to {@value #PAGE_SIZE} entries, so a queue with a few entries
+     * (there may be thousands of such queues) holds about a kilobyte, not a full page.
+     */
     private static final class Page {
-        final long[] idHigh = new long[PAGE_SIZE];
-        final long[] idLow = new long[PAGE_SIZE];
+        private static final int FIRST_CAPACITY = 8;
+        private static final int KEY_BYTES_PER_ENTRY = 72;
+
+        long[] idHigh;
+        long[] idLow;
         /** The number behind our 20-digit sequence number, or -1 (no number, or text in extras). */
-        final long[] seq = new long[PAGE_SIZE];
-        final long[] expiresAt = new long[PAGE_SIZE];
-        final int[] hash = new int[PAGE_SIZE];
+        long[] seq;
+        long[] expiresAt;
+        int[] hash;
         /** Entry i's key is keys[keyEnd[i-1] (0 for i = 0) .. keyEnd[i]), one byte per char (Latin-1). */
-        final int[] keyEnd = new int[PAGE_SIZE];
-        final byte[] flags = new byte[PAGE_SIZE];
-        byte[] keys = new byte[PAGE_SIZE * 72];
+        int[] keyEnd;
+        byte[] flags;
+        byte[] keys;
+
+        Page(int capacity) {
+            idHigh = new long[capacity];
+            idLow = new long[capacity];
+            seq = new long[capacity];
+            expiresAt = new long[capacity];
+            hash = new int[capacity];
+            keyEnd = new int[capacity];
+            flags = new byte[capacity];
+            keys = new byte[capacity * KEY_BYTES_PER_ENTRY];
+        }
+
+        /** Makes room for entry {@code i}. */
+        void room(int i) {
+            if (i < flags.length) {
+                return;
+            }
+            int capacity = Math.min(PAGE_SIZE, flags.length * 2);
+            idHigh = Arrays.copyOf(idHigh, capacity);
+            idLow = Arrays.copyOf(idLow, capacity);
+            seq = Arrays.copyOf(seq, capacity);
+            expiresAt = Arrays.copyOf(expiresAt, capacity);
+            hash = Arrays.copyOf(hash, capacity);
+            keyEnd = Arrays.copyOf(keyEnd, capacity);
+            flags = Arrays.copyOf(flags, capacity);
+        }
     }
 
     /** Texts of an entry not in the compact form: message id, sequence number, key (each null when compact). */
@@ -171,6 +204,7 @@ final class DedupWindow {
             addPage(pos >> PAGE_BITS);
         }
         Page p = page(pos);
+        p.room(i);
         String key = e.key();
         int start = i == 0 ? 0 : p.keyEnd[i - 1];
         boolean latin1 = isLatin1(key);
@@ -207,7 +241,8 @@ final class DedupWindow {
         if (pageCount == 0) {
             firstPageNo = pageNo;
         }
-        pages[(pagesHead + pageCount) & (pages.length - 1)] = new Page();
+        // A window's first page starts small; once it has filled one, the next ones start whole.
+        pages[(pagesHead + pageCount) & (pages.length - 1)] = new Page(pageCount == 0 ? Page.FIRST_CAPACITY : PAGE_SIZE);
         pageCount++;
     }
 
