@@ -173,6 +173,15 @@ final class DedupWindow {
         return size;
     }
 
+    /** Entry slots the pages hold, live or not (what the window costs beside its keys and index). */
+    int allocatedSlots() {
+        int slots = 0;
+        for (int k = 0; k < pageCount; k++) {
+            slots += pages[(pagesHead + k) & (pages.length - 1)].flags.length;
+        }
+        return slots;
+    }
+
     /** Start-up: entries arrive in key order. */
     void load(DedupEntry e) {
         if (loading == null) {

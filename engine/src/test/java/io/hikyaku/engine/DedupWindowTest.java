@@ -153,4 +153,16 @@ class DedupWindowTest {
         w.put(again);
         assertThat(w.values()).containsExactly(again);
     }
+
+    @Test
+    void aSmallWindowHoldsASmallPageAndABusyOneWholePages() {
+        // Thousands of quiet FIFO queues must not each hold a full page.
+        DedupWindow w = new DedupWindow();
+        w.put(entry("only", 1));
+        assertThat(w.allocatedSlots()).isEqualTo(8);
+        for (int i = 0; i < DedupWindow.PAGE_SIZE + 1; i++) {
+            w.put(entry("k" + i, 2 + i));
+        }
+        assertThat(w.allocatedSlots()).isEqualTo(2 * DedupWindow.PAGE_SIZE);
+    }
 }
