@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A FIFO queue's deduplication entries by key, and in the order they expire.
@@ -133,7 +134,7 @@ final class DedupWindow {
     /** Removes {@code e} if it is still the live entry under its key. */
     void remove(DedupEntry e) {
         int slot = find(e.key(), e.key().hashCode());
-        if (slot < 0 || !entryAt(table[slot] - 1).equals(e)) {
+        if (slot < 0 || !holds(table[slot] - 1, e)) {
             return;
         }
         kill(table[slot] - 1);
@@ -303,6 +304,18 @@ final class DedupWindow {
         String key = extra != null && extra.key() != null ? extra.key() : keyAt(p, i);
         return new DedupEntry(key, p.idHigh[i], p.idLow[i], extra == null ? null : extra.idText(),
                 p.seq[i], extra == null ? null : extra.seqText(), p.expiresAt[i]);
+    }
+
+    /** Whether the entry at {@code pos} (whose key is {@code e}'s) has {@code e}'s fields, compared in place. */
+    private boolean holds(long pos, DedupEntry e) {
+        Page p = page(pos);
+        int i = (int) (pos & PAGE_MASK);
+        if (p.expiresAt[i] != e.expiresAt() || p.idHigh[i] != e.idHigh() || p.idLow[i] != e.idLow() || p.seq[i] != e.seq()) {
+            return false;
+        }
+        Extra extra = (p.flags[i] & EXTRA) != 0 ? extras.get(pos) : null;
+        return Objects.equals(extra == null ? null : extra.idText(), e.idText())
+                && Objects.equals(extra == null ? null : extra.seqText(), e.seqText());
     }
 
     private static String keyAt(Page p, int i) {
