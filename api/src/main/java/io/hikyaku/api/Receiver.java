@@ -33,7 +33,7 @@ import java.util.concurrent.CompletableFuture;
  */
 final class Receiver {
 
-    static final int EXPIRIES_PER_ROUND = 32;
+    static final int EXPIRIES_PER_ROUND = 8;
     static final String MAX_REASON = "Must be between 1 and 10, if provided.";
     static final String WAIT_REASON = "Must be >= 0 and <= 20, if provided.";
     static final String VISIBILITY_REASON = "Must be >= 0 and <= 43200, if provided.";
@@ -138,7 +138,10 @@ final class Receiver {
      * sleep of at least 1 ms). Waiters parked together time out together: 5,000 empty answers and the
      * 5,000 re-polls they provoke, all at once, queue every send and wake-up behind them on the event
      * loops (the long-poll wake-up tail in docs/benchmarks.md). Paced, such a burst is answered over
-     * ~0.16 s, each answer at most that late, while other work interleaves.
+     * ~0.6 s (~0.125 s per 1,000 waits that end together; an answer is at most that late, far inside any
+     * SDK's read timeout), while sends and wake-ups interleave. 8 per round rather than 32 kept the
+     * cores below saturation through the burst: wake-up p99 with 10,000 waiters went from 2.6-4.6 ms to
+     * 0.8-1.5 ms in alternating runs (benchmarks.md, session 10).
      */
     void expire(long now, Completions completions) {
         for (Waiter w : polls.expire(now, EXPIRIES_PER_ROUND)) {
