@@ -35,10 +35,15 @@ final class JsonCodec {
     /**
      * Parses a JSON 1.0 request body. An empty (or blank) body is the empty input {@code {}};
      * anything that is not strict UTF-8 holding one JSON object is a SerializationException.
+     * {@link TreeReader} reads the usual (ASCII) body; what it declines, Jackson reads or refuses.
      */
     static ObjectNode parseObject(byte[] body) {
         if (isAscii(body)) { // the usual case: ASCII is valid UTF-8, so parse the bytes without a copy
-            return parsed(isBlankAscii(body) ? null : body, null);
+            if (isBlankAscii(body)) {
+                return parsed(null, null);
+            }
+            ObjectNode read = TreeReader.readObject(body);
+            return read != null ? read : parsed(body, null);
         }
         String text;
         try {
