@@ -16,8 +16,9 @@ import java.nio.charset.StandardCharsets;
  * object, a deserialization context and their per-call state: every JSON request goes through
  * here. It reads only what it is sure Jackson reads the same way: objects, arrays, strings with
  * any escape, integers of at most 18 digits, true, false, null. For anything else, valid or not
- * (a fraction or exponent, a longer integer, a duplicate key, deep nesting, any syntax error) it
- * answers null and the caller asks Jackson, so errors and limits stay exactly Jackson's.
+ * (a fraction or exponent, a longer integer, a duplicate key, deep nesting, a very long name or
+ * string, any syntax error) it answers null and the caller asks Jackson, so errors and limits stay
+ * exactly Jackson's.
  */
 final class TreeReader {
 
@@ -25,6 +26,9 @@ final class TreeReader {
     /** Deeper than this is left to Jackson (its limit, {@link JsonCodec#MAX_DEPTH}, is higher). */
     private static final int MAX_DEPTH = 32;
     private static final int MAX_INTEGER_DIGITS = 18;
+    /** Longer names and values are left to Jackson, whose limits are 50,000 and 20,000,000 characters. */
+    private static final int MAX_NAME_LENGTH = 1_000;
+    private static final int MAX_VALUE_LENGTH = 10_000_000;
     private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGHS = 0x8080808080808080L;
@@ -79,7 +83,7 @@ final class TreeReader {
                 return null;
             }
             String key = string(true);
-            if (key == null) {
+            if (key == null || key.length() > MAX_NAME_LENGTH) {
                 return null;
             }
             skipSpace();
@@ -140,7 +144,7 @@ final class TreeReader {
         switch (b) {
             case '"': {
                 String s = string(false);
-                return s == null ? null : NODES.textNode(s);
+                return s == null || s.length() > MAX_VALUE_LENGTH ? null : NODES.textNode(s);
             }
             case '{':
                 return object(depth + 1);

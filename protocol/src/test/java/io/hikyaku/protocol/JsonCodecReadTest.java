@@ -91,6 +91,9 @@ class JsonCodecReadTest {
         assertThat(TreeReader.readObject(bytes("{\"a\":1.5}"))).as("fractions are Jackson's").isNull();
         assertThat(TreeReader.readObject(bytes("{\"a\":\"\\ud800\"}")).get("a").asText()).isEqualTo("\ud800");
         assertThat(TreeReader.readObject(bytes("{\"\\ud800\":1}"))).as("surrogates in names are Jackson's").isNull();
+        assertThat(TreeReader.readObject(bytes("{\"" + "n".repeat(60_000) + "\":1}"))).as("long names are Jackson's").isNull();
+        assertThatThrownBy(() -> JsonCodec.parseObject(bytes("{\"" + "n".repeat(60_000) + "\":1}")))
+                .isInstanceOf(ApiException.class); // over Jackson's name limit
     }
 
     @Test
