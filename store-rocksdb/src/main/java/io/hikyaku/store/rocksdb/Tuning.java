@@ -29,6 +29,9 @@ import java.util.Map;
  */
 final class Tuning implements AutoCloseable {
 
+    /** Obsolete WAL files kept for reuse (each about one MESSAGES memtable, 4 MiB by default). */
+    static final int RECYCLED_WAL_FILES = 4;
+
     private final List<RocksObject> owned = new ArrayList<>();
     final DBOptions dbOptions;
     final ColumnFamilyOptions defaultFamily;
@@ -49,6 +52,12 @@ final class Tuning implements AutoCloseable {
                 .setCreateMissingColumnFamilies(true)
                 .setParanoidChecks(true)
                 .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery)
+                // Reuse obsolete WAL files: overwriting blocks a file already has leaves its size alone,
+                // so each group-commit fdatasync writes the data only, not also a journal commit for
+                // the grown size (~20% less CPU and latency per fsync on this machine's ext4; see
+                // STORAGE.md). Recycled records carry their log number, which point-in-time recovery
+                // uses to stop at the previous use's leftovers.
+                .setRecycleLogFileNum(RECYCLED_WAL_FILES)
                 .setWriteBufferManager(writeBuffers)
                 .setSstFileManager(sstFileManager)
                 .setMaxTotalWalSize(4 * options.memtableBudgetBytes())
