@@ -201,7 +201,7 @@ public final class RocksDbStore implements Store {
         } finally {
             lifecycle.readLock().unlock();
         }
-        return syncer.written(number);
+        return syncer.written(number, batch.isLazy());
     }
 
     /** Applies the batch to memtables and the (unsynced) WAL; returns its {@link BatchNumber}. */
