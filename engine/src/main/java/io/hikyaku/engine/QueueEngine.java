@@ -498,7 +498,7 @@ public final class QueueEngine {
         long now = c.now();
         touch(q, now);
         int vt = requested != null ? requested : q.settings.visibilityTimeout;
-        StoreBatch b = new StoreBatch().lazy(); // answered before it is durable: see StoreBatch.lazy
+        StoreBatch b = new StoreBatch();
         List<ReceivedMessage> out = q.fifo ? receiver.fifo(q, c, vt, b) : receiver.standard(q, c, vt, b);
         if (vt == 0 && !out.isEmpty() && q.advance(now, b)) {
             pendingWakeups.add(q.ref()); // VisibilityTimeout 0: visible again at once

@@ -14,9 +14,7 @@ import java.util.concurrent.CompletableFuture;
  *       even one that is not yet durable.</li>
  *   <li>The future returned by {@code write} completes when that batch is as durable as the
  *       store's durability level promises (for the default level: fsynced). Callers acknowledge the
- *       client only then. Stores should group concurrent batches into one fsync. A
- *       {@linkplain StoreBatch#lazy() lazy} batch need not start a sync of its own: a store may
- *       hold it for the next sync another batch starts, within a short bound.</li>
+ *       client only then. Stores should group concurrent batches into one fsync.</li>
  *   <li>If a batch cannot be persisted (disk full, I/O error) the future completes exceptionally
  *       with a {@link StoreException}; the store stays usable for later batches once the cause is
  *       gone.</li>

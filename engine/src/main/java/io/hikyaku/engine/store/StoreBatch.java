@@ -26,22 +26,6 @@ public final class StoreBatch {
     public record Op(Kind kind, Keyspace space, byte[] key, byte[] value) {}
 
     private final List<Op> ops = new ArrayList<>();
-    private boolean lazy;
-
-    /**
-     * Marks a batch whose caller answers before it is durable (ReceiveMessage: losing its state
-     * change in a crash only makes the messages receivable again). A store need not sync for it
-     * alone: it may fold it into the next sync that another batch asks for, within a short bound.
-     * Its future still completes only once it is as durable as the store promises.
-     */
-    public StoreBatch lazy() {
-        lazy = true;
-        return this;
-    }
-
-    public boolean isLazy() {
-        return lazy;
-    }
 
     public StoreBatch put(Keyspace space, byte[] key, byte[] value) {
         ops.add(new Op(Kind.PUT, space, key, value));

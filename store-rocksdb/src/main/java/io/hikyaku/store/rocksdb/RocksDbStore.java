@@ -201,7 +201,7 @@ public final class RocksDbStore implements Store {
         } finally {
             lifecycle.readLock().unlock();
         }
-        return syncer.written(number, batch.isLazy());
+        return syncer.written(number);
     }
 
     /** Applies the batch to memtables and the (unsynced) WAL; returns its {@link BatchNumber}. */

@@ -13,9 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The one thread that fsyncs the WAL. Writers apply their batch unsynced and, for FSYNC durability,
  * hand over a future; each sync completes every future of batches written before it began, so
- * concurrent requests share one fsync (group commit). A lazy batch ({@code StoreBatch.lazy()}) starts
- * no sync of its own: it rides on the next one another batch asks for, or on one at most
- * {@code intervalMillis} after it was written. For BATCH durability it syncs on a timer.
+ * concurrent requests share one fsync (group commit). For BATCH durability it syncs on a timer.
  * "Sequence" here is the store's {@link BatchNumber}: it only has to grow in WAL order.
  */
 final class Syncer {
@@ -33,10 +31,6 @@ final class Syncer {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wake = lock.newCondition();
     private List<Pending> pending = new ArrayList<>();
-    /** Entries of {@link #pending} that are not lazy: any of them starts a sync at once. */
-    private int awaited;
-    /** When {@link #pending} last went from empty to not empty. */
-    private long firstPendingNanos;
     private long lastWritten;
     private long lastSynced;
     private boolean stopping;
@@ -59,11 +53,6 @@ final class Syncer {
 
     /** Called by the writer after its batch is in the WAL; returns the future to acknowledge on. */
     CompletableFuture<Void> written(long sequence) {
-        return written(sequence, false);
-    }
-
-    /** As {@link #written(long)}; a lazy batch waits for another batch's sync, or for the interval. */
-    CompletableFuture<Void> written(long sequence, boolean lazy) {
         lock.lock();
         try {
             lastWritten = Math.max(lastWritten, sequence);
@@ -74,15 +63,8 @@ final class Syncer {
                 return CompletableFuture.failedFuture(new StoreException("store is closing"));
             }
             CompletableFuture<Void> future = new CompletableFuture<>();
-            if (pending.isEmpty()) {
-                firstPendingNanos = System.nanoTime();
-                wake.signal(); // a lazy one too: the syncer starts its bounded wait
-            }
             pending.add(new Pending(sequence, future));
-            if (!lazy) {
-                awaited++;
-                wake.signal();
-            }
+            wake.signal();
             return future;
         } finally {
             lock.unlock();
@@ -121,7 +103,6 @@ final class Syncer {
                 waitForWork();
                 group = pending;
                 pending = new ArrayList<>();
-                awaited = 0;
                 upTo = lastWritten;
                 last = stopping;
             } finally {
@@ -141,16 +122,8 @@ final class Syncer {
     private void waitForWork() {
         try {
             if (durability == Durability.FSYNC) {
-                while (awaited == 0 && !stopping) {
-                    if (pending.isEmpty()) {
-                        wake.await();
-                    } else {
-                        long left = firstPendingNanos + intervalNanos - System.nanoTime();
-                        if (left <= 0) {
-                            break; // only lazy batches, and the oldest has waited long enough
-                        }
-                        wake.awaitNanos(left);
-                    }
+                while (pending.isEmpty() && !stopping) {
+                    wake.await();
                 }
             } else {
                 // Start to start: a slow sync does not stretch the loss window by a whole interval.

@@ -54,56 +54,6 @@ class SyncerTest {
     }
 
     @Test
-    void aLazyBatchRidesOnTheNextSyncAnotherBatchAsksFor() throws Exception {
-        List<Long> syncedUpTo = new ArrayList<>();
-        Syncer syncer = new Syncer(upTo -> {
-            synchronized (syncedUpTo) {
-                syncedUpTo.add(upTo);
-            }
-        }, Durability.FSYNC, 60_000, 0);
-        try {
-            CompletableFuture<Void> lazy = syncer.written(1, true);
-            CompletableFuture<Void> lazy2 = syncer.written(2, true);
-            Thread.sleep(100);
-            assertThat(syncer.syncCount()).as("no sync for lazy batches alone within the interval").isZero();
-            assertThat(lazy).isNotDone();
-            syncer.written(3, false).get(10, TimeUnit.SECONDS);
-            lazy.get(10, TimeUnit.SECONDS);
-            lazy2.get(10, TimeUnit.SECONDS);
-            assertThat(syncer.syncCount()).isEqualTo(1);
-            synchronized (syncedUpTo) {
-                assertThat(syncedUpTo).containsExactly(3L);
-            }
-        } finally {
-            syncer.stop();
-        }
-    }
-
-    @Test
-    void aLazyBatchAloneIsSyncedOnceTheIntervalHasPassed() throws Exception {
-        Syncer syncer = new Syncer(upTo -> { }, Durability.FSYNC, 50, 0);
-        try {
-            long start = System.nanoTime();
-            syncer.written(1, true).get(10, TimeUnit.SECONDS);
-            assertThat(System.nanoTime() - start).as("held for the interval")
-                    .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(45));
-            assertThat(syncer.syncCount()).isEqualTo(1);
-        } finally {
-            syncer.stop();
-        }
-    }
-
-    @Test
-    void stopSyncsLazyBatchesStillWaiting() throws Exception {
-        AtomicInteger syncs = new AtomicInteger();
-        Syncer syncer = new Syncer(upTo -> syncs.incrementAndGet(), Durability.FSYNC, 60_000, 0);
-        CompletableFuture<Void> lazy = syncer.written(1, true);
-        syncer.stop();
-        lazy.get(10, TimeUnit.SECONDS);
-        assertThat(syncs.get()).isEqualTo(1);
-    }
-
-    @Test
     void aFailedSyncFailsItsGroupWithStoreExceptionAndLaterSyncsWork() throws Exception {
         AtomicBoolean broken = new AtomicBoolean(true);
         Syncer syncer = new Syncer(upTo -> {
