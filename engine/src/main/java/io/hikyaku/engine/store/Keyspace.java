@@ -10,8 +10,11 @@ public enum Keyspace {
     META,
     /** One entry per queue: its name, account, attributes, tags, policy, timestamps. */
     QUEUES,
-    /** Message bodies and their immutable attributes: written once at send, removed once at delete. */
-    MESSAGES,
+    /**
+     * Message bodies and their immutable attributes: written once at send, removed once at delete.
+     * The one keyspace the engine reads while it serves (a body evicted from its cache is read back).
+     */
+    MESSAGES(0, true),
     /** Mutable per-message state: visibility deadline, receive count, first receive time, receipt. */
     MESSAGE_STATE,
     /**
@@ -20,18 +23,29 @@ public enum Keyspace {
      * discard older entries wholesale (the RocksDB store drops whole files by age instead of
      * compacting them). The engine only reads this keyspace when it loads, and ignores expired entries.
      */
-    DEDUP(5 * 60_000L),
+    DEDUP(5 * 60_000L, false),
     /** Recently deleted queue names, purge timestamps, message move tasks. */
     HOUSEKEEPING;
 
     private final long maxEntryLifetimeMillis;
+    private final boolean readWhileServing;
 
     Keyspace() {
-        this(0);
+        this(0, false);
     }
 
-    Keyspace(long maxEntryLifetimeMillis) {
+    Keyspace(long maxEntryLifetimeMillis, boolean readWhileServing) {
         this.maxEntryLifetimeMillis = maxEntryLifetimeMillis;
+        this.readWhileServing = readWhileServing;
+    }
+
+    /**
+     * Whether the engine reads this keyspace after it has loaded. The others are read only by the
+     * loader, so a store that will never be loaded again need not keep them
+     * ({@link MemoryStore#forServing()}).
+     */
+    public boolean readWhileServing() {
+        return readWhileServing;
     }
 
     /**

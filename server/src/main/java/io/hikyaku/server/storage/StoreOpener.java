@@ -11,7 +11,7 @@ public final class StoreOpener {
 
     public static OpenedStore open(ServerConfig config) {
         return switch (config.storage()) {
-            case MEMORY -> new OpenedStore(new StoreHealth(new MemoryStore()), null);
+            case MEMORY -> new OpenedStore(new StoreHealth(MemoryStore.forServing()), null);
             case ROCKSDB -> {
                 RocksDbStore store = RocksDbOpener.open(config.dataDir(), config.durability());
                 yield new OpenedStore(new StoreHealth(store), store::checkpoint);
