@@ -36,6 +36,8 @@ final class DedupWindow {
     private static final byte DEAD = 1;
     /** Message id, sequence number or key not in the compact form: its texts are in {@link #extras}. */
     private static final byte EXTRA = 2;
+    /** The entry is stored under its text key (the older form): {@link DedupEntry#textKeyed()}. */
+    private static final byte TEXT_KEYED = 4;
 
     /**
      * One page of entries: position {@code p} is at index {@code p & PAGE_MASK} of page {@code p >> PAGE_BITS}.
@@ -231,9 +233,9 @@ final class DedupWindow {
         p.idHigh[i] = e.idHigh();
         p.idLow[i] = e.idLow();
         p.seq[i] = e.seq();
-        p.flags[i] = 0;
+        p.flags[i] = e.textKeyed() ? TEXT_KEYED : 0;
         if (!latin1 || e.idText() != null || e.seqText() != null) {
-            p.flags[i] = EXTRA;
+            p.flags[i] |= EXTRA;
             extras.put(pos, new Extra(e.idText(), e.seqText(), latin1 ? null : key));
         }
         return pos;
@@ -303,14 +305,15 @@ final class DedupWindow {
         Extra extra = (p.flags[i] & EXTRA) != 0 ? extras.get(pos) : null;
         String key = extra != null && extra.key() != null ? extra.key() : keyAt(p, i);
         return new DedupEntry(key, p.idHigh[i], p.idLow[i], extra == null ? null : extra.idText(),
-                p.seq[i], extra == null ? null : extra.seqText(), p.expiresAt[i]);
+                p.seq[i], extra == null ? null : extra.seqText(), p.expiresAt[i], (p.flags[i] & TEXT_KEYED) != 0);
     }
 
     /** Whether the entry at {@code pos} (whose key is {@code e}'s) has {@code e}'s fields, compared in place. */
     private boolean holds(long pos, DedupEntry e) {
         Page p = page(pos);
         int i = (int) (pos & PAGE_MASK);
-        if (p.expiresAt[i] != e.expiresAt() || p.idHigh[i] != e.idHigh() || p.idLow[i] != e.idLow() || p.seq[i] != e.seq()) {
+        if (p.expiresAt[i] != e.expiresAt() || p.idHigh[i] != e.idHigh() || p.idLow[i] != e.idLow() || p.seq[i] != e.seq()
+                || ((p.flags[i] & TEXT_KEYED) != 0) != e.textKeyed()) {
             return false;
         }
         Extra extra = (p.flags[i] & EXTRA) != 0 ? extras.get(pos) : null;

@@ -11,7 +11,9 @@ import java.nio.charset.StandardCharsets;
  * QUEUES        queueId(8)                         -> queue record
  * MESSAGES      queueId(8) seq(8)                  -> immutable message (written once, deleted once)
  * MESSAGE_STATE queueId(8) seq(8)                  -> receive state (only after first receive)
- * DEDUP         queueId(8) 'd' utf8(scope key)     -> dedup entry (written once, deleted once)
+ * DEDUP         queueId(8) 'D' seq(8)              -> dedup entry of the message with that sequence number
+ *                                                    (written once, deleted once)
+ * DEDUP         queueId(8) 'd' utf8(scope key)     -> dedup entry in the older form (read, and deleted)
  * DEDUP         queueId(8) 'a' utf8(attempt id)    -> receive attempt entry
  * HOUSEKEEPING  'n' utf8(account) 0 utf8(name)     -> deleted-at of a recently deleted queue name
  * HOUSEKEEPING  't' utf8(task id)                  -> message move task
@@ -46,11 +48,25 @@ final class Keys {
         return tagged(queueId, 'd', scopeKey);
     }
 
+    static byte[] dedupBySeq(long queueId, long seq) {
+        return ByteBuffer.allocate(17).putLong(queueId).put((byte) 'D').putLong(seq).array();
+    }
+
+    /** Where {@code e} is stored: under its sequence number, or (the older form) under its text. */
+    static byte[] dedupEntry(long queueId, DedupEntry e) {
+        return e.keyedBySeq() ? dedupBySeq(queueId, e.seq()) : dedup(queueId, e.key());
+    }
+
+    /** The sequence number of a {@link #dedupBySeq} key. */
+    static long dedupSeqOf(byte[] key) {
+        return ByteBuffer.wrap(key).getLong(9);
+    }
+
     static byte[] attempt(long queueId, String attemptId) {
         return tagged(queueId, 'a', attemptId);
     }
 
-    /** The tag byte of a DEDUP key ('d' or 'a') and its text. */
+    /** The tag byte of a DEDUP key ('D', 'd' or 'a'); the text of a 'd' or 'a' key. */
     static char dedupTag(byte[] key) {
         return (char) key[8];
     }

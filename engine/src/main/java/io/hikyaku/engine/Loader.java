@@ -114,8 +114,13 @@ final class Loader {
         store.scan(Keyspace.DEDUP, new byte[0], (k, v) -> {
             QueueState q = byId.get(Keys.queueIdOf(k));
             if (q != null) {
+                char tag = Keys.dedupTag(k);
+                if (tag == 'D') {
+                    q.dedup.load(DedupEntry.decodeCompact(Keys.dedupSeqOf(k), v));
+                    return true;
+                }
                 String text = Keys.dedupText(k);
-                if (Keys.dedupTag(k) == 'd') {
+                if (tag == 'd') {
                     DedupEntry e = DedupEntry.decode(text, v);
                     q.dedup.load(e);
                 } else {

@@ -185,14 +185,19 @@ final class QueueState {
     void putDedup(DedupEntry e, StoreBatch b) {
         DedupEntry old = dedup.put(e);
         if (old != null) {
-            b.delete(Keyspace.DEDUP, Keys.dedup(id, e.key()));
+            // A plain delete: an older-form key may have been written more than once.
+            b.delete(Keyspace.DEDUP, Keys.dedupEntry(id, old));
         }
-        b.put(Keyspace.DEDUP, Keys.dedup(id, e.key()), e.encode());
+        b.put(Keyspace.DEDUP, Keys.dedupEntry(id, e), e.keyedBySeq() ? e.encodeCompact() : e.encode());
     }
 
     void removeDedup(DedupEntry e, StoreBatch b) {
         dedup.remove(e);
-        b.deleteOnceWritten(Keyspace.DEDUP, Keys.dedup(id, e.key()));
+        if (e.keyedBySeq()) {
+            b.deleteOnceWritten(Keyspace.DEDUP, Keys.dedupEntry(id, e)); // a sequence number is written once
+        } else {
+            b.delete(Keyspace.DEDUP, Keys.dedupEntry(id, e));
+        }
     }
 
     void putAttempt(AttemptEntry e, StoreBatch b) {
