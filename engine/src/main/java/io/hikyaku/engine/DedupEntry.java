@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.store.StoreException;
 import java.util.HexFormat;
 import java.util.Objects;
 
@@ -118,6 +119,11 @@ final class DedupEntry {
         return !textKeyed && seq >= 0;
     }
 
+    /** The value stored under {@link Keys#dedupEntry}: the compact form, or the older one for a text key. */
+    byte[] storedValue() {
+        return keyedBySeq() ? encodeCompact() : encode();
+    }
+
     /** The older stored form, under {@link Keys#dedup}: message id, sequence number, expiry. */
     byte[] encode() {
         return Enc.version(VERSION).str(messageId()).str(sequenceNumber()).i64(expiresAt).done();
@@ -161,7 +167,7 @@ final class DedupEntry {
         if ((flags & HEX_TAIL) != 0) {
             byte[] hash = d.bytes();
             if (hash == null || hash.length != HEX_CHARS / 2) {
-                throw new io.hikyaku.engine.store.StoreException("dedup entry: bad content hash");
+                throw new StoreException("dedup entry: bad content hash");
             }
             key = key + HexFormat.of().formatHex(hash);
         }

@@ -188,7 +188,7 @@ final class QueueState {
             // A plain delete: an older-form key may have been written more than once.
             b.delete(Keyspace.DEDUP, Keys.dedupEntry(id, old));
         }
-        b.put(Keyspace.DEDUP, Keys.dedupEntry(id, e), e.keyedBySeq() ? e.encodeCompact() : e.encode());
+        b.put(Keyspace.DEDUP, Keys.dedupEntry(id, e), e.storedValue());
     }
 
     void removeDedup(DedupEntry e, StoreBatch b) {
