@@ -44,7 +44,12 @@ final class Producer {
     }
 
     CompletableFuture<Void> start() {
-        nextDue = System.nanoTime();
+        return start(0);
+    }
+
+    /** Paced producers start offsetNanos late, so that several of them spread over one interval. */
+    CompletableFuture<Void> start(long offsetNanos) {
+        nextDue = System.nanoTime() + offsetNanos;
         next();
         return done;
     }

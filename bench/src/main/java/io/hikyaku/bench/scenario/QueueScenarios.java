@@ -171,7 +171,7 @@ final class QueueScenarios {
         for (int i = 0; i < conns.size(); i++) {
             int[] groups = fifo ? groupsOf(i, conns.size(), cfg.groups()) : null;
             out.add(new Producer(conns.get(i), state, url, batchSize, cfg.bodySize(), groups, intervalNanos,
-                    cfg.ceiling()).start());
+                    cfg.ceiling()).start(startOffsetNanos(i, conns.size(), intervalNanos)));
         }
         return out;
     }
@@ -182,6 +182,15 @@ final class QueueScenarios {
             out.add(new Consumer(c, state, url, cfg.waitSeconds()).start());
         }
         return out;
+    }
+
+    /**
+     * When paced producer i of n sends first, after producer 0: a fixed rate is a steady stream, so
+     * 20 producers at 25/s each send one message every 2 ms between them, not a burst of 20 every 40 ms
+     * (a burst measures queueing behind the other 19 on a 2-core machine, not latency at that rate).
+     */
+    static long startOffsetNanos(int i, int n, long intervalNanos) {
+        return n <= 0 || intervalNanos <= 0 ? 0 : intervalNanos * i / n;
     }
 
     /** Groups owned by producer i of n: every n-th, so each group has exactly one writer. */
