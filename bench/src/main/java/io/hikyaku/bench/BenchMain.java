@@ -58,12 +58,14 @@ public final class BenchMain {
         @Option(names = "--io-threads", defaultValue = "2") int ioThreads;
         @Option(names = "--max-backlog", defaultValue = "500",
                 description = "cycle/fifo: producers pause above this many unreceived messages") long maxBacklog;
+        @Option(names = "--trace", description = "cycle, cycle-at-rate, fifo: write per-message timestamps "
+                + "(monotonic ns: sent, send acknowledged, receive started, received) to this file") Path trace;
 
         @Override
         public Integer call() throws Exception {
             BenchConfig cfg = new BenchConfig(endpoint, scenario, label, server, serverPid, seconds(duration), seconds(warmup),
                     producers, consumers, bodySize, rate, groups, messages, waiters, waiterQueues, waitSeconds,
-                    seconds(drainTimeout), seconds(settle), ceiling, serverCmd, queueName, results, ioThreads, maxBacklog);
+                    seconds(drainTimeout), seconds(settle), ceiling, serverCmd, queueName, results, ioThreads, maxBacklog, trace);
             ResultLine line = ScenarioRunner.run(cfg);
             System.out.println(line.format());
             return 0;

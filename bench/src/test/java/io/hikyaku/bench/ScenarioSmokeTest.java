@@ -40,7 +40,7 @@ class ScenarioSmokeTest {
     private static BenchConfig config(String scenario, URI endpoint, String serverCmd) {
         return new BenchConfig(endpoint, scenario, null, "fake", SELF_PID, Duration.ofMillis(1000), Duration.ofMillis(200), 4, 4, 256, 200,
                 20, 2000, 50, 5, 1, Duration.ofSeconds(15), Duration.ofMillis(300), false, serverCmd, null,
-                results, 1, 500);
+                results, 1, 500, null);
     }
 
     private static URI endpoint() {
@@ -87,6 +87,27 @@ class ScenarioSmokeTest {
     }
 
     @Test
+    void traceHasOneLinePerReceivedMessageInTimeOrder() throws Exception {
+        BenchConfig c = config("cycle-at-rate", endpoint(), null);
+        java.nio.file.Path file = results.resolve("trace.txt");
+        ResultLine line = ScenarioRunner.run(new BenchConfig(c.endpoint(), c.scenario(), null, c.server(), c.serverPid(),
+                c.duration(), c.warmup(), c.producers(), c.consumers(), c.bodySize(), c.rate(), c.groups(), c.messages(),
+                c.waiters(), c.waiterQueues(), c.waitSeconds(), c.drainTimeout(), c.settle(), false, null, null, results,
+                1, 500, file));
+        java.util.List<String> lines = Files.readAllLines(file);
+        assertThat(lines.get(0)).startsWith("# seq sent_ns acked_ns poll_started_ns received_ns");
+        java.util.List<String> rows = lines.subList(1, lines.size());
+        assertThat((long) rows.size()).isEqualTo(Long.parseLong(line.extra().get("received")));
+        for (String row : rows) {
+            long[] f = java.util.Arrays.stream(row.split(" ")).mapToLong(Long::parseLong).toArray();
+            assertThat(f).as(row).hasSize(5);
+            assertThat(f[1]).as(row).isPositive();          // sent
+            assertThat(f[2]).as(row).isGreaterThan(f[1]);   // send acknowledged after it was sent
+            assertThat(f[4]).as(row).isGreaterThan(f[1]).isGreaterThan(f[3]); // received after sent and after the poll began
+        }
+    }
+
+    @Test
     void cycleReportsHowFullTheReceivesWere() throws Exception {
         ResultLine line = ScenarioRunner.run(config("cycle", endpoint(), null));
         assertThat(Double.parseDouble(line.extra().get("receives_s"))).as(line.format()).isPositive();
@@ -103,7 +124,7 @@ class ScenarioSmokeTest {
     void ceilingModeNeedsNoQueue() throws Exception {
         BenchConfig c = config("send", endpoint(), null);
         BenchConfig ceiling = new BenchConfig(c.endpoint(), "send", "send-ceiling", "fake", SELF_PID, c.duration(), c.warmup(), 2,
-                2, 256, 100, 10, 10, 10, 1, 1, c.drainTimeout(), c.settle(), true, null, null, results, 1, 500);
+                2, 256, 100, 10, 10, 10, 1, 1, c.drainTimeout(), c.settle(), true, null, null, results, 1, 500, null);
         long before = server.requests();
         ResultLine line = ScenarioRunner.run(ceiling);
         // The fake answers an unknown queue with 400, which the ceiling run must count as errors.

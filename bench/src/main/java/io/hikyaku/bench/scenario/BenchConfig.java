@@ -29,7 +29,8 @@ public record BenchConfig(
         String queueName,
         Path resultsDir,
         int ioThreads,
-        long maxBacklog) {
+        long maxBacklog,
+        Path traceFile) {
 
     /** Name written in the result line: the label when given, else the scenario. */
     public String resultName() {
@@ -39,12 +40,12 @@ public record BenchConfig(
     public static BenchConfig defaults(URI endpoint, String scenario) {
         return new BenchConfig(endpoint, scenario, null, "unknown", null, Duration.ofSeconds(10), Duration.ofSeconds(2), 8, 8, 256, 500,
                 100, 1_000_000, 10_000, 100, 1, Duration.ofSeconds(120), Duration.ofSeconds(5), false, null, null,
-                Path.of("bench/results"), 2, 500);
+                Path.of("bench/results"), 2, 500, null);
     }
 
     public BenchConfig withProducers(int p) {
         return new BenchConfig(endpoint, scenario, label, server, serverPid, duration, warmup, p, consumers, bodySize,
                 rate, groups, messages, waiters, waiterQueues, waitSeconds, drainTimeout, settle, ceiling, serverCmd,
-                queueName, resultsDir, ioThreads, maxBacklog);
+                queueName, resultsDir, ioThreads, maxBacklog, traceFile);
     }
 }

@@ -74,6 +74,10 @@ final class Consumer {
                 state.receiveLatency.recordNanos(now - mb.sentNanos());
             }
             seqs[i] = mb == null ? -1 : mb.seq();
+            MessageTrace trace = state.trace;
+            if (trace != null && mb != null) {
+                trace.received(mb.seq(), mb.sentNanos(), started, now);
+            }
         }
         if (count == 0) {
             next();

@@ -120,6 +120,12 @@ final class Producer {
                 retryLater();
                 return;
             }
+            MessageTrace trace = state.trace;
+            if (trace != null) {
+                for (long seq : seqs) {
+                    trace.acked(seq, started + took);
+                }
+            }
             boolean open = state.windowOpen;
             int ok = ceiling ? count : acknowledged(reply, seqs);
             if (open) {

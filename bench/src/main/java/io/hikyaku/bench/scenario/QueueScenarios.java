@@ -51,6 +51,9 @@ final class QueueScenarios {
     ResultLine cycle(boolean fifo, int batchSize, long intervalNanos) throws Exception {
         RunState state = new RunState(fifo);
         state.maxBacklog = cfg.maxBacklog();
+        if (cfg.traceFile() != null) {
+            state.trace = new MessageTrace();
+        }
         String url = createQueue(fifo);
         List<SqsConnection> prod = Vus.connect(client, cfg.producers());
         List<SqsConnection> cons = Vus.connect(client, cfg.consumers());
@@ -78,6 +81,9 @@ final class QueueScenarios {
         }
         if (intervalNanos > 0) {
             extra.put("target_rate", Integer.toString(cfg.rate()));
+        }
+        if (state.trace != null) {
+            state.trace.write(cfg.traceFile());
         }
         return Results.line(cfg, state.windowDeleted.get(), state.receiveLatency, w, state, extra);
     }

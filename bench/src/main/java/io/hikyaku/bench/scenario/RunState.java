@@ -34,6 +34,8 @@ public final class RunState {
     public volatile boolean windowOpen = true;
     /** Which latency the consumers record: end-to-end from the body timestamp, else none. */
     public volatile boolean recordEndToEnd = true;
+    /** Per-message timestamps when --trace asks for them, else null. */
+    volatile MessageTrace trace;
     private volatile String firstError;
 
     public RunState(boolean checkOrder) {
