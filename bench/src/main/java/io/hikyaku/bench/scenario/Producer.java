@@ -43,10 +43,6 @@ final class Producer {
         this.ceiling = ceiling;
     }
 
-    CompletableFuture<Void> start() {
-        return start(0);
-    }
-
     /** Paced producers start offsetNanos late, so that several of them spread over one interval. */
     CompletableFuture<Void> start(long offsetNanos) {
         nextDue = System.nanoTime() + offsetNanos;
@@ -120,14 +116,8 @@ final class Producer {
                 retryLater();
                 return;
             }
-            MessageTrace trace = state.trace;
-            if (trace != null) {
-                for (long seq : seqs) {
-                    trace.acked(seq, started + took);
-                }
-            }
             boolean open = state.windowOpen;
-            int ok = ceiling ? count : acknowledged(reply, seqs);
+            int ok = ceiling ? count : acknowledged(reply, seqs, started + took);
             if (open) {
                 state.sendLatency.recordNanos(took);
                 state.windowSent.addAndGet(ok);
@@ -137,16 +127,17 @@ final class Producer {
         });
     }
 
-    private int acknowledged(SqsReply reply, long[] seqs) {
+    /** Records the entries the server acknowledged (at ackNanos) as sent; returns how many. */
+    private int acknowledged(SqsReply reply, long[] seqs, long ackNanos) {
         if (seqs.length == 1 && reply.messageId() != null) {
-            state.checker.sent(seqs[0]);
+            sent(seqs[0], ackNanos);
             return 1;
         }
         int ok = 0;
         for (String id : reply.successfulIds()) {
             int i = BatchIds.index('e', id);
             if (i >= 0 && i < seqs.length) {
-                state.checker.sent(seqs[i]);
+                sent(seqs[i], ackNanos);
                 ok++;
             }
         }
@@ -154,6 +145,14 @@ final class Producer {
             state.error(new IllegalStateException("batch entry failed: " + f));
         }
         return ok;
+    }
+
+    private void sent(long seq, long ackNanos) {
+        state.checker.sent(seq);
+        MessageTrace trace = state.trace;
+        if (trace != null) {
+            trace.acked(seq, ackNanos);
+        }
     }
 
     /** After a failure, pause briefly so a dead server does not turn this into a busy loop. */
