@@ -80,8 +80,10 @@ public final class TempQueuesWorkflow {
                 .withConsumer(message -> {
                     MessageContent request = MessageContent.fromMessage(message);
                     isTrue(responder.isResponseMessageRequested(request), "request carries ResponseQueueUrl");
-                    responder.sendResponseMessage(request, new MessageContent("echo:" + message.body()));
+                    // Counted before replying: the requester may see the reply (and read the count)
+                    // before this thread runs again after sendResponseMessage returns.
                     served.incrementAndGet();
+                    responder.sendResponseMessage(request, new MessageContent("echo:" + message.body()));
                 })
                 .withExceptionHandler(e -> System.out.println("   consumer error: " + e))
                 .build();
