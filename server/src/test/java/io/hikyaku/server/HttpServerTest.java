@@ -180,7 +180,11 @@ class HttpServerTest {
     void hugeDeclaredBodyIsRefusedWithoutBufferingIt() throws Exception {
         try (RawHttp http = new RawHttp(server.port())) {
             http.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1099511627776\r\n\r\n");
-            http.send(new byte[256 * 1024]); // the start of a terabyte
+            try {
+                http.send(new byte[256 * 1024]); // the start of a terabyte
+            } catch (IOException closedWhileSending) {
+                // the server answers 413 and closes as soon as it sees the header; the answer is still readable
+            }
             assertThat(http.read().status()).isEqualTo(413);
         }
     }
