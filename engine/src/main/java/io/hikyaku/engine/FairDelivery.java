@@ -60,7 +60,6 @@ final class FairDelivery implements Delivery {
         }
     }
 
-    private static final Comparator<Message> BY_SEQ = Comparator.comparingLong(m -> m.seq);
     private static final Comparator<Tenant> FEWEST_INFLIGHT_OLDEST_HEAD =
             Comparator.<Tenant>comparingInt(t -> t.inflight).thenComparingLong(t -> t.headKey);
     private static final Comparator<Tenant> MOST_INFLIGHT =
@@ -68,7 +67,8 @@ final class FairDelivery implements Delivery {
     private static final Comparator<Tenant> BY_LAST_SEND =
             Comparator.<Tenant>comparingLong(t -> t.lastSendAt).thenComparing(t -> t.id);
 
-    private final TreeMap<Long, Message> ungroupedVisible = new TreeMap<>();
+    /** Visible messages without a group id, by seq (they nearly always arrive in seq order). */
+    private final AppendOrderedSet ungroupedVisible = new AppendOrderedSet(AppendOrderedSet.Order.BY_SEQ);
     private final Map<String, Tenant> tenants = new HashMap<>();
     /** Quiet tenants with a visible message, by the seq of their oldest visible message. */
     private final TreeMap<Long, Tenant> quietByHead = new TreeMap<>();
@@ -84,8 +84,6 @@ final class FairDelivery implements Delivery {
     private int totalInflight;
     /** While the Loader rebuilds the queue, the condition is evaluated once at the end, not per message. */
     private boolean loading;
-    /** While loading: ungrouped visible messages in arrival (seq) order, bulk-inserted at endLoad. */
-    private List<Message> loadedUngrouped;
 
     @Override
     public void added(Message m) {
@@ -131,7 +129,7 @@ final class FairDelivery implements Delivery {
     /** The next message to deliver at {@code now}, or null. Only lets due sticky tenants turn quiet. */
     Message next(long now) {
         expire(now);
-        Message ungrouped = ungroupedVisible.isEmpty() ? null : ungroupedVisible.firstEntry().getValue();
+        Message ungrouped = ungroupedVisible.first();
         Message quiet = quietByHead.isEmpty() ? null : quietByHead.firstEntry().getValue().visible.firstEntry().getValue();
         if (ungrouped != null || quiet != null) {
             return quiet == null || (ungrouped != null && ungrouped.seq < quiet.seq) ? ungrouped : quiet;
@@ -149,17 +147,9 @@ final class FairDelivery implements Delivery {
     /** Called by the Loader around the rebuild: the condition is evaluated once on the rebuilt state. */
     void beginLoad() {
         loading = true;
-        loadedUngrouped = new ArrayList<>();
     }
 
     void endLoad() {
-        List<Message> ms = loadedUngrouped;
-        loadedUngrouped = null;
-        if (ungroupedVisible.isEmpty() && SortedRun.strictlyAscending(ms, BY_SEQ)) {
-            SortedRun.fillBySeq(ungroupedVisible, ms);
-        } else {
-            ms.forEach(m -> ungroupedVisible.put(m.seq, m));
-        }
         loading = false;
         refreshCondition();
     }
@@ -168,10 +158,8 @@ final class FairDelivery implements Delivery {
 
     private void enter(Message m, Message.State s) {
         if (m.groupId == null) {
-            if (s == Message.State.VISIBLE && loadedUngrouped != null) {
-                loadedUngrouped.add(m);
-            } else if (s == Message.State.VISIBLE) {
-                ungroupedVisible.put(m.seq, m);
+            if (s == Message.State.VISIBLE) {
+                ungroupedVisible.add(m);
             } else if (s == Message.State.INFLIGHT) {
                 totalInflight++;
                 refreshCondition();
@@ -198,7 +186,7 @@ final class FairDelivery implements Delivery {
     private void leave(Message m, Message.State s) {
         if (m.groupId == null) {
             if (s == Message.State.VISIBLE) {
-                ungroupedVisible.remove(m.seq);
+                ungroupedVisible.remove(m);
             } else if (s == Message.State.INFLIGHT) {
                 totalInflight--;
                 refreshCondition();

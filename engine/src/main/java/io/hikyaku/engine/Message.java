@@ -32,6 +32,10 @@ final class Message {
     boolean touched;
     /** The decoded stored message while {@link BodyCache} holds it (until the first delivery), else null. */
     StoredMessage cached;
+    /** Where this message's entry lives in each {@link AppendOrderedSet} index (ring, tree or none). */
+    byte retentionHome;
+    byte pendingHome;
+    byte visibleHome;
 
     Message(long seq, String groupId, long sentAt) {
         this.seq = seq;

@@ -39,9 +39,9 @@ final class QueueState {
     // ---- indexes ----
     final MessagesBySeq messages = new MessagesBySeq();
     /** DELAYED and INFLIGHT messages by the time they become visible. */
-    final TreeSet<Message> pending = new TreeSet<>(Message.BY_VISIBLE_AT);
+    final AppendOrderedSet pending = new AppendOrderedSet(AppendOrderedSet.Order.BY_VISIBLE_AT);
     /** All messages by SentTimestamp: retention expiry pops from the front. */
-    final TreeSet<Message> retention = new TreeSet<>(Message.BY_SENT_AT);
+    final AppendOrderedSet retention = new AppendOrderedSet(AppendOrderedSet.Order.BY_SENT_AT);
     final Delivery delivery;
     /** Where decoded bodies of unreceived messages are kept (set when the queue is registered). */
     BodyCache bodies = new BodyCache(0);
@@ -102,11 +102,7 @@ final class QueueState {
         List<Message> ms = retentionLoad;
         retentionLoad = null;
         ms.sort(Message.BY_SENT_AT); // nearly sorted already (seq order): TimSort makes this linear
-        if (retention.isEmpty()) {
-            SortedRun.fill(retention, ms);
-        } else {
-            retention.addAll(ms);
-        }
+        ms.forEach(retention::add); // in order: every entry is an append
         if (!fifo) {
             fair().endLoad(); // fair-queue noisiness is derived from the rebuilt state (ENGINE.md)
         }

@@ -125,8 +125,11 @@ class RandomizedConsistencyTest {
             }
         }
         assertThat(new int[] {q.visible, q.inflight, q.delayed}).containsExactly(visible, inflight, delayed);
-        assertThat(q.pending).hasSize(inflight + delayed);
-        assertThat(q.retention).hasSize(q.messages.size());
+        assertThat(q.pending.size()).isEqualTo(inflight + delayed);
+        assertThat(q.retention.size()).isEqualTo(q.messages.size());
+        assertThat(q.pending.first()).isEqualTo(q.messages.values().stream()
+                .filter(m -> m.state != Message.State.VISIBLE).min(Message.BY_VISIBLE_AT).orElse(null));
+        assertThat(q.retention.first()).isEqualTo(q.messages.values().stream().min(Message.BY_SENT_AT).orElse(null));
         assertThat(q.delivery.hasDeliverable()).isEqualTo(q.fifo ? q.fifoDelivery().candidates(1).size() == 1 : visible > 0);
     }
 }
