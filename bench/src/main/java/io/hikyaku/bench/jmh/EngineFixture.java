@@ -7,6 +7,7 @@ import io.hikyaku.engine.QueueRef;
 import io.hikyaku.engine.ReceiveMessages;
 import io.hikyaku.engine.ReceivedMessage;
 import io.hikyaku.engine.SendMessage;
+import io.hikyaku.engine.store.Store;
 
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,7 @@ final class EngineFixture {
     static final String ACCOUNT = "000000000000";
     static final String BODY = "x".repeat(256);
 
-    final QueueEngine engine = new QueueEngine(new StubStore(), "us-east-1");
+    final QueueEngine engine;
     final QueueRef queue;
     private long ids;
     private long nonce = 0x9E3779B97F4A7C15L;
@@ -26,6 +27,11 @@ final class EngineFixture {
     private static final long START = 1_767_225_600_000L;
 
     EngineFixture(String name, Map<String, String> attributes) {
+        this(name, attributes, new StubStore());
+    }
+
+    EngineFixture(String name, Map<String, String> attributes, Store store) {
+        engine = new QueueEngine(store, "us-east-1");
         queue = new QueueRef(ACCOUNT, name);
         engine.createQueue(new CreateQueue(ACCOUNT, null, name, AttributeUpdate.of(attributes), null, now()));
     }

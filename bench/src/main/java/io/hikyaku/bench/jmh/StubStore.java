@@ -17,11 +17,23 @@ import java.util.concurrent.CompletableFuture;
 final class StubStore implements Store {
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private final Map<Keyspace, Map<ByteBuffer, byte[]>> spaces = new EnumMap<>(Keyspace.class);
+    /** False: writes are forgotten (to measure the engine's own heap, as RocksDB keeps bodies off it). */
+    private final boolean keeps;
 
     StubStore() {
+        this(true);
+    }
+
+    private StubStore(boolean keeps) {
+        this.keeps = keeps;
         for (Keyspace k : Keyspace.values()) {
             spaces.put(k, new HashMap<>());
         }
+    }
+
+    /** A store that forgets every write; reads find nothing (receives of fresh messages use the body cache). */
+    static StubStore discarding() {
+        return new StubStore(false);
     }
 
     @Override
@@ -36,6 +48,9 @@ final class StubStore implements Store {
 
     @Override
     public CompletableFuture<Void> write(StoreBatch batch) {
+        if (!keeps) {
+            return DONE;
+        }
         for (StoreBatch.Op op : batch.ops()) {
             Map<ByteBuffer, byte[]> m = spaces.get(op.space());
             if (op.kind() == StoreBatch.Kind.PUT) {
