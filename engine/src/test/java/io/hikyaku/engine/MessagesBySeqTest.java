@@ -54,6 +54,59 @@ class MessagesBySeqTest {
     }
 
     @Test
+    void aStragglerMovesAsideAndTheWindowStaysSmall() {
+        MessagesBySeq map = new MessagesBySeq();
+        Message stuck = new Message(1, null, 0);
+        map.put(1, stuck);
+        for (long seq = 2; seq < 2_000_000; seq++) { // a stream sent and deleted behind one message that stays
+            map.put(seq, new Message(seq, null, 0));
+            if (seq - 100 > 1) {
+                map.remove(seq - 100);
+            }
+            assertThat(map.windowLength()).isLessThanOrEqualTo(1024);
+        }
+        assertThat(map.get(1)).isSameAs(stuck);
+        assertThat(map.size()).isEqualTo(1 + 100);
+        assertThat(map.get(2_000_000 - 50).seq).isEqualTo(2_000_000 - 50);
+        assertThat(map.get(2_000_000 - 150)).isNull();
+    }
+
+    @Test
+    void aBacklogGrowsTheWindowAndItsDrainShrinksIt() {
+        MessagesBySeq map = new MessagesBySeq();
+        int n = 1 << 20;
+        for (long seq = 1; seq <= n; seq++) {
+            map.put(seq, new Message(seq, null, 0));
+        }
+        assertThat(map.size()).isEqualTo(n);
+        assertThat(map.windowLength()).isLessThanOrEqualTo(2 * n);
+        for (long seq = 1; seq <= n - 10; seq++) {
+            assertThat(map.get(seq).seq).isEqualTo(seq);
+            map.remove(seq);
+        }
+        assertThat(map.size()).isEqualTo(10);
+        assertThat(map.windowLength()).isLessThanOrEqualTo(64);
+        assertThat(map.values()).extracting(m -> m.seq).containsExactlyInAnyOrder(
+                java.util.stream.LongStream.rangeClosed(n - 9, n).boxed().toArray(Long[]::new));
+    }
+
+    @Test
+    void aJumpFarAheadMovesTheDenseWindowAside() {
+        MessagesBySeq map = new MessagesBySeq();
+        for (long seq = 1; seq <= 1000; seq++) {
+            map.put(seq, new Message(seq, null, 0));
+        }
+        map.put(5_000_000_000L, new Message(5_000_000_000L, null, 0));
+        assertThat(map.windowLength()).isLessThanOrEqualTo(2048);
+        assertThat(map.size()).isEqualTo(1001);
+        assertThat(map.get(500).seq).isEqualTo(500);
+        assertThat(map.get(5_000_000_000L).seq).isEqualTo(5_000_000_000L);
+        map.put(3, new Message(3, null, 1)); // an older seq again: replaced where it lives
+        assertThat(map.size()).isEqualTo(1001);
+        assertThat(map.get(3).sentAt).isEqualTo(1);
+    }
+
+    @Test
     void rejectsNonPositiveSequenceNumbers() {
         assertThatThrownBy(() -> new MessagesBySeq().put(0, new Message(0, null, 0)))
                 .isInstanceOf(IllegalArgumentException.class);
