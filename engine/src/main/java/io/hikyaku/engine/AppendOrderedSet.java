@@ -25,18 +25,24 @@ final class AppendOrderedSet {
 
     enum Order { BY_SEQ, BY_SENT_AT, BY_VISIBLE_AT }
 
+    private static final Comparator<Message> BY_SEQ = Comparator.comparingLong(m -> m.seq);
+
     static final byte HOME_NONE = 0;
     static final byte HOME_RING = 1;
     static final byte HOME_TREE = 2;
 
     private static final int MIN_CAPACITY = 16;
+    private static final Message[] NO_MESSAGES = new Message[0];
+    private static final long[] NO_KEYS = new long[0];
     /** Dead ring entries tolerated beyond the live count before a compaction. */
     private static final int COMPACT_SLACK = 1024;
 
     private final Order order;
-    private final TreeSet<Message> tree;
-    private Message[] ring = new Message[MIN_CAPACITY];
-    private long[] keys = new long[MIN_CAPACITY];
+    /** Out-of-order entries; created on the first one (a queue holds three of these sets, most never need it). */
+    private TreeSet<Message> tree;
+    /** Allocated on the first append, so an empty queue's sets cost a few dozen bytes. */
+    private Message[] ring = NO_MESSAGES;
+    private long[] keys = NO_KEYS;
     /** Physical ring: {@code count} slots from {@code head}, live and dead. */
     private int head;
     private int count;
@@ -48,8 +54,6 @@ final class AppendOrderedSet {
 
     AppendOrderedSet(Order order) {
         this.order = order;
-        Comparator<Message> byKey = Comparator.<Message>comparingLong(this::key).thenComparingLong(m -> m.seq);
-        this.tree = new TreeSet<>(byKey);
     }
 
     int size() {
@@ -68,7 +72,7 @@ final class AppendOrderedSet {
         long k = key(m);
         if (count == 0 || k > lastKey || (k == lastKey && m.seq > lastSeq)) {
             if (count == ring.length) {
-                resize(ring.length * 2);
+                resize(Math.max(MIN_CAPACITY, ring.length * 2));
             }
             int at = (head + count) & (ring.length - 1);
             ring[at] = m;
@@ -78,6 +82,9 @@ final class AppendOrderedSet {
             lastSeq = m.seq;
             setHome(m, HOME_RING);
         } else {
+            if (tree == null) {
+                tree = new TreeSet<>(comparator(order));
+            }
             tree.add(m);
             setHome(m, HOME_TREE);
         }
@@ -108,7 +115,7 @@ final class AppendOrderedSet {
     /** The first message in order, or null when empty. */
     Message first() {
         Message fromRing = count == 0 ? null : ring[head];
-        Message fromTree = tree.isEmpty() ? null : tree.first();
+        Message fromTree = tree == null || tree.isEmpty() ? null : tree.first();
         if (fromRing == null || fromTree == null) {
             return fromRing != null ? fromRing : fromTree;
         }
@@ -181,6 +188,14 @@ final class AppendOrderedSet {
         ring = r;
         keys = k;
         head = 0;
+    }
+
+    private static Comparator<Message> comparator(Order order) {
+        return switch (order) {
+            case BY_SEQ -> BY_SEQ;
+            case BY_SENT_AT -> Message.BY_SENT_AT;
+            case BY_VISIBLE_AT -> Message.BY_VISIBLE_AT;
+        };
     }
 
     private long key(Message m) {

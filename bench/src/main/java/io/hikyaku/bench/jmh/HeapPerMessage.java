@@ -1,5 +1,7 @@
 package io.hikyaku.bench.jmh;
 
+import io.hikyaku.engine.AttributeUpdate;
+import io.hikyaku.engine.CreateQueue;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.util.List;
@@ -10,7 +12,7 @@ import java.util.Map;
  * sends {@code n} messages, measures the live heap after a full collection, sends {@code n} more and
  * measures again; the difference over {@code n} is the marginal cost of one message (the body cache's
  * fixed budget cancels out). Standard queue, 256 B bodies; then the same with every message in flight
- * (50,000 at a time: a standard queue holds at most 120,000 in flight).
+ * (50,000 at a time: a standard queue holds at most 120,000 in flight); last, the heap of an empty queue.
  * Run: {@code java -Xmx4g -cp bench/target/hikyaku-bench.jar io.hikyaku.bench.jmh.HeapPerMessage [n]}.
  */
 public final class HeapPerMessage {
@@ -35,8 +37,18 @@ public final class HeapPerMessage {
         sendAndReceiveAll(inflight, m);
         long d = liveHeap();
         System.out.printf("standard queue, in flight: %.1f B per stored message (%,d messages)%n", (d - c) / (double) m, 2L * m);
-        // keep both engines reachable until the last measurement
-        if (visible.engine.hashCode() == inflight.engine.hashCode()) {
+
+        int queues = 10_000;
+        EngineFixture many = new EngineFixture("heap-queues-0", Map.of(), StubStore.discarding());
+        long e = liveHeap();
+        for (int i = 1; i <= queues; i++) {
+            many.engine.createQueue(new CreateQueue(EngineFixture.ACCOUNT, null, "heap-queues-" + i,
+                    AttributeUpdate.of(Map.of()), null, many.now()));
+        }
+        long f = liveHeap();
+        System.out.printf("empty standard queue:      %.0f B per queue (%,d queues)%n", (f - e) / (double) queues, queues);
+        // keep the engines reachable until the last measurement
+        if (visible.engine.hashCode() == inflight.engine.hashCode() || many.engine.hashCode() == 0) {
             System.out.println();
         }
     }
