@@ -47,7 +47,6 @@ final class AppendOrderedSet {
     private int head;
     private int count;
     private int dead;
-    private int size;
     /** Key and seq of the ring's physically last entry (dead or not): appends must sort after it. */
     private long lastKey;
     private long lastSeq;
@@ -57,11 +56,11 @@ final class AppendOrderedSet {
     }
 
     int size() {
-        return size;
+        return count - dead + (tree == null ? 0 : tree.size());
     }
 
     boolean isEmpty() {
-        return size == 0;
+        return size() == 0;
     }
 
     /** Adds {@code m}; like {@code TreeSet.add}, a message already in the set is left as it is (returns false). */
@@ -88,7 +87,6 @@ final class AppendOrderedSet {
             tree.add(m);
             setHome(m, HOME_TREE);
         }
-        size++;
         return true;
     }
 
@@ -99,14 +97,13 @@ final class AppendOrderedSet {
             return false;
         }
         setHome(m, HOME_NONE);
-        size--;
         if (h == HOME_TREE) {
             tree.remove(m);
             return true;
         }
         dead++;
         dropDeadFront();
-        if (dead > size + COMPACT_SLACK) {
+        if (dead > size() + COMPACT_SLACK) {
             compact();
         }
         return true;

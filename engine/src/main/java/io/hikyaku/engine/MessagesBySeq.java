@@ -83,7 +83,10 @@ final class MessagesBySeq {
 
     /** A snapshot of the messages, in no particular order (purge and delete walk it). */
     List<Message> values() {
-        List<Message> out = overflow == null ? new ArrayList<>(inWindow) : overflow.values();
+        List<Message> out = new ArrayList<>(size());
+        if (overflow != null) {
+            out.addAll(overflow.values());
+        }
         for (Message m : window) {
             if (m != null) {
                 out.add(m);
