@@ -29,6 +29,25 @@ final class Enc {
         return new Enc(capacity).u8(version);
     }
 
+    /** Bytes {@link #str} writes for {@code v}: a length prefix and its UTF-8 form. */
+    static int strSize(String v) {
+        if (v == null) {
+            return 4;
+        }
+        int n = v.length();
+        for (int i = 0; i < n; i++) {
+            if (v.charAt(i) >= 0x80) {
+                return 4 + v.getBytes(StandardCharsets.UTF_8).length;
+            }
+        }
+        return 4 + n;
+    }
+
+    /** Bytes {@link #bytes} writes for {@code v}. */
+    static int bytesSize(byte[] v) {
+        return v == null ? 4 : 4 + v.length;
+    }
+
     private void room(int n) {
         if (len + n > buf.length) {
             buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
@@ -114,6 +133,7 @@ final class Enc {
         return this;
     }
 
+    /** The value; without a copy when the capacity given to {@link #version(int, int)} was exact. */
     byte[] done() {
         return len == buf.length ? buf : Arrays.copyOf(buf, len);
     }

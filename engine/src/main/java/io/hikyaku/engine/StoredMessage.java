@@ -21,13 +21,31 @@ record StoredMessage(String groupId, long sentAt, long availableAt, String messa
     private static final int VERSION = 1;
 
     byte[] encode() {
-        Enc e = Enc.version(VERSION, 256 + body.length()).str(groupId).i64(sentAt).i64(availableAt)
+        Enc e = Enc.version(VERSION, encodedSize()).str(groupId).i64(sentAt).i64(availableAt)
                 .str(messageId).str(body).str(awsTraceHeader).str(deduplicationId).str(senderId)
                 .str(sequenceNumber).str(sourceArn);
         Map<String, MessageAttribute> attrs = attributes == null ? Map.of() : attributes;
         e.i32(attrs.size());
         attrs.forEach((name, a) -> e.str(name).str(a.dataType()).str(a.stringValue()).bytes(a.binaryValue()));
         return e.done();
+    }
+
+    /**
+     * The exact length of {@link #encode()}'s value, so the encoder fills one array of the right size
+     * (a guess of 256 + body meant a second array and a copy for every message sent).
+     */
+    int encodedSize() {
+        int size = 1 + Enc.strSize(groupId) + 8 + 8 + Enc.strSize(messageId) + Enc.strSize(body)
+                + Enc.strSize(awsTraceHeader) + Enc.strSize(deduplicationId) + Enc.strSize(senderId)
+                + Enc.strSize(sequenceNumber) + Enc.strSize(sourceArn) + 4;
+        if (attributes != null) {
+            for (Map.Entry<String, MessageAttribute> e : attributes.entrySet()) {
+                MessageAttribute a = e.getValue();
+                size += Enc.strSize(e.getKey()) + Enc.strSize(a.dataType()) + Enc.strSize(a.stringValue())
+                        + Enc.bytesSize(a.binaryValue());
+            }
+        }
+        return size;
     }
 
     static StoredMessage decode(byte[] value) {
