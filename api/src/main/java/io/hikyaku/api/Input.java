@@ -193,8 +193,12 @@ final class Input {
      * null value is an empty structure (not a missing entry), so the caller's checks refuse it.
      */
     Map<String, Input> objectMap(String name) {
+        Iterator<Map.Entry<String, JsonNode>> it = mapEntries(name);
+        if (!it.hasNext()) {
+            return Map.of(); // the common case (no attributes), asked for four times per sent message
+        }
         Map<String, Input> out = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = mapEntries(name); it.hasNext(); ) {
+        for (; it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             if (e.getValue().isNull()) { // a map value cannot be absent: null reads as {}, so it is validated
                 out.put(e.getKey(), new Input(null, protocol));
