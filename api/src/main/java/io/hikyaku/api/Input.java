@@ -198,7 +198,7 @@ final class Input {
             return Map.of(); // the common case (no attributes), asked for four times per sent message
         }
         Map<String, Input> out = new LinkedHashMap<>();
-        for (; it.hasNext(); ) {
+        while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
             if (e.getValue().isNull()) { // a map value cannot be absent: null reads as {}, so it is validated
                 out.put(e.getKey(), new Input(null, protocol));

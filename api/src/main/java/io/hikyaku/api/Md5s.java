@@ -1,6 +1,7 @@
 package io.hikyaku.api;
 
 import io.hikyaku.engine.MessageAttribute;
+import io.hikyaku.engine.Utf8;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -20,35 +21,9 @@ final class Md5s {
     /** Hex MD5 of the UTF-8 body (MD5OfMessageBody / MD5OfBody). */
     static String ofBody(String body) {
         MessageDigest md = md5();
-        int n = body.length();
-        if (n <= SCRATCH_BYTES && isAscii(body)) { // ASCII is its own UTF-8: digest it without a new array
-            byte[] scratch = SCRATCH.get();
-            for (int i = 0; i < n; i++) {
-                scratch[i] = (byte) body.charAt(i);
-            }
-            md.update(scratch, 0, n);
-        } else {
-            md.update(body.getBytes(StandardCharsets.UTF_8));
-        }
+        Utf8.update(md, body);
         return hex(md.digest());
     }
-
-    /** UTF-8 length as {@code s.getBytes(UTF_8).length} (lone surrogates count one byte), ASCII without a copy. */
-    static int utf8Length(String s) {
-        return isAscii(s) ? s.length() : s.getBytes(StandardCharsets.UTF_8).length;
-    }
-
-    private static boolean isAscii(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) >= 0x80) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static final int SCRATCH_BYTES = 64 * 1024;
-    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[SCRATCH_BYTES]);
 
     /**
      * The standard attribute digest (MD5OfMessageAttributes, and the same over system attributes for

@@ -31,16 +31,7 @@ final class Enc {
 
     /** Bytes {@link #str} writes for {@code v}: a length prefix and its UTF-8 form. */
     static int strSize(String v) {
-        if (v == null) {
-            return 4;
-        }
-        int n = v.length();
-        for (int i = 0; i < n; i++) {
-            if (v.charAt(i) >= 0x80) {
-                return 4 + v.getBytes(StandardCharsets.UTF_8).length;
-            }
-        }
-        return 4 + n;
+        return v == null ? 4 : 4 + Utf8.length(v);
     }
 
     /** Bytes {@link #bytes} writes for {@code v}. */
@@ -99,12 +90,10 @@ final class Enc {
         if (v == null) {
             return i32(-1);
         }
-        int n = v.length();
-        for (int i = 0; i < n; i++) {
-            if (v.charAt(i) >= 0x80) {
-                return bytes(v.getBytes(StandardCharsets.UTF_8)); // exactly what getBytes makes, surrogates included
-            }
+        if (!Utf8.isAscii(v)) {
+            return bytes(v.getBytes(StandardCharsets.UTF_8)); // exactly what getBytes makes, surrogates included
         }
+        int n = v.length();
         i32(n);
         room(n);
         for (int i = 0; i < n; i++) {

@@ -68,33 +68,11 @@ final class SendRules {
     });
     private static final HexFormat HEX = HexFormat.of();
 
-    /** Bodies up to this many characters that are ASCII are digested from a per-thread array. */
-    private static final int SCRATCH_CHARS = 64 * 1024;
-    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[SCRATCH_CHARS]);
-
     /** Hex SHA-256 of the UTF-8 body (content-based deduplication ids). */
     static String sha256Hex(String body) {
         MessageDigest md = SHA256.get();
         md.reset();
-        int n = body.length();
-        if (n <= SCRATCH_CHARS && isAscii(body)) { // ASCII is its own UTF-8: no copy of the body per send
-            byte[] scratch = SCRATCH.get();
-            for (int i = 0; i < n; i++) {
-                scratch[i] = (byte) body.charAt(i);
-            }
-            md.update(scratch, 0, n);
-        } else {
-            md.update(body.getBytes(StandardCharsets.UTF_8));
-        }
+        Utf8.update(md, body);
         return HEX.formatHex(md.digest());
-    }
-
-    private static boolean isAscii(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) >= 0x80) {
-                return false;
-            }
-        }
-        return true;
     }
 }
