@@ -49,7 +49,7 @@ final class SendEntries {
     static long payloadBytes(Input entry) {
         long total = 0;
         String body = entry.has("MessageBody") && entry.string("MessageBody") != null ? entry.string("MessageBody") : "";
-        total += io.hikyaku.engine.Utf8.length(body);
+        total += io.hikyaku.engine.Utf8.encodedLength(body);
         try {
             for (Map.Entry<String, MessageAttribute> a : MessageAttributesReader.userAttributes(entry).entrySet()) {
                 total += a.getValue().sizeWith(a.getKey());

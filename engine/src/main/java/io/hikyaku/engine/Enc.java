@@ -31,7 +31,7 @@ final class Enc {
 
     /** Bytes {@link #str} writes for {@code v}: a length prefix and its UTF-8 form. */
     static int strSize(String v) {
-        return v == null ? 4 : 4 + Utf8.length(v);
+        return v == null ? 4 : 4 + Utf8.encodedLength(v);
     }
 
     /** Bytes {@link #bytes} writes for {@code v}. */

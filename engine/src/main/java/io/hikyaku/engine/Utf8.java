@@ -5,8 +5,8 @@ import java.security.MessageDigest;
 
 /**
  * UTF-8 facts about message text without encoding it when it is ASCII (nearly every body is), so the
- * send path does not copy each body once more just to measure or digest it. Every answer equals what
- * {@code s.getBytes(UTF_8)} would give, lone surrogates included (they encode as one '?').
+ * send path does not copy each body once more just to measure or digest it. {@link #encodedLength} and
+ * {@link #update} agree with {@code s.getBytes(UTF_8)}, lone surrogates included (they encode as one '?').
  */
 public final class Utf8 {
 
@@ -25,8 +25,33 @@ public final class Utf8 {
         return true;
     }
 
-    /** {@code s.getBytes(UTF_8).length}. */
-    public static int length(String s) {
+    /**
+     * UTF-8 byte length without allocating, 0 for null; a lone surrogate counts 3 bytes (its code
+     * unit's own encoding). The engine's size limits use this.
+     */
+    static int length(String s) {
+        if (s == null) {
+            return 0;
+        }
+        int n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                n += 1;
+            } else if (c < 0x800) {
+                n += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                n += 4;
+                i++;
+            } else {
+                n += 3;
+            }
+        }
+        return n;
+    }
+
+    /** {@code s.getBytes(UTF_8).length} (a lone surrogate is one byte, the '?' it becomes), ASCII without a copy. */
+    public static int encodedLength(String s) {
         return isAscii(s) ? s.length() : s.getBytes(StandardCharsets.UTF_8).length;
     }
 

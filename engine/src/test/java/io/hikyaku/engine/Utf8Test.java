@@ -15,8 +15,16 @@ class Utf8Test {
     @Test
     void lengthIsTheLengthOfGetBytes() {
         for (String s : TEXTS) {
-            assertEquals(s.getBytes(StandardCharsets.UTF_8).length, Utf8.length(s));
+            assertEquals(s.getBytes(StandardCharsets.UTF_8).length, Utf8.encodedLength(s));
         }
+    }
+
+    @Test
+    void sizeLimitLengthCountsEachLoneSurrogateAsThreeBytes() {
+        assertEquals(0, Utf8.length(null));
+        assertEquals(5 + 3 + 10, Utf8.length("lone \uD800 surrogate"));
+        assertEquals(6 + 4, Utf8.length("emoji \uD83D\uDE00"));
+        assertEquals(6, Utf8.length("héllo"));
     }
 
     @Test
