@@ -112,6 +112,11 @@ class ScenarioSmokeTest {
         ResultLine line = ScenarioRunner.run(config("cycle", endpoint(), null));
         assertThat(Double.parseDouble(line.extra().get("receives_s"))).as(line.format()).isPositive();
         assertThat(Double.parseDouble(line.extra().get("msgs_per_receive"))).as(line.format()).isBetween(0.01, 10.0);
+        // The median round trip of each call a virtual user waits on: reported, and a plausible time.
+        for (String call : new String[] {"send_call_p50_ms", "receive_call_p50_ms", "delete_call_p50_ms"}) {
+            assertThat(Double.parseDouble(line.extra().get(call))).as(call + " in " + line.format())
+                    .isPositive().isLessThan(10_000.0);
+        }
     }
 
     @Test

@@ -62,8 +62,11 @@ final class Consumer {
             state.windowReceives.incrementAndGet();
             state.windowReceived.addAndGet(count);
         }
-        if (!state.recordEndToEnd && open && count > 0) {
-            state.receiveLatency.recordNanos(now - started);
+        if (open && count > 0) {
+            state.receiveCallLatency.recordNanos(now - started);
+            if (!state.recordEndToEnd) {
+                state.receiveLatency.recordNanos(now - started);
+            }
         }
         // Delete entry i has id BatchIds.id('d', i) and is message i, whose seq is seqs[i] (-1: not ours).
         long[] seqs = new long[count];
@@ -83,8 +86,12 @@ final class Consumer {
             next();
             return;
         }
+        long deleting = System.nanoTime();
         conn.send("DeleteMessageBatch", SqsRequests.deleteMessageBatch(queueUrl, reply.receiptHandles()),
                 (res, err) -> {
+                    if (open && state.windowOpen) {
+                        state.deleteCallLatency.recordNanos(System.nanoTime() - deleting);
+                    }
                     if (err != null) {
                         state.error(err);
                         retryLater();

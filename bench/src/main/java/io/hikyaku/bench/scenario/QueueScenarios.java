@@ -79,6 +79,7 @@ final class QueueScenarios {
         if (fifo) {
             extra.put("groups", Integer.toString(cfg.groups()));
         }
+        callLatencies(state, extra);
         if (intervalNanos > 0) {
             extra.put("target_rate", Integer.toString(cfg.rate()));
         }
@@ -113,6 +114,17 @@ final class QueueScenarios {
         extra.put("consumers", Integer.toString(cfg.consumers()));
         receiveEfficiency(state, w, extra);
         return Results.line(cfg, state.windowDeleted.get(), state.receiveLatency, w, state, extra);
+    }
+
+    /** Median round trip of each call a cycle makes: which one a virtual user waits on. */
+    private static void callLatencies(RunState state, Map<String, String> extra) {
+        extra.put("send_call_p50_ms", ms(state.sendLatency.percentileMs(50)));
+        extra.put("receive_call_p50_ms", ms(state.receiveCallLatency.percentileMs(50)));
+        extra.put("delete_call_p50_ms", ms(state.deleteCallLatency.percentileMs(50)));
+    }
+
+    private static String ms(double v) {
+        return String.format(java.util.Locale.ROOT, "%.3f", v);
     }
 
     /** How full the receives were: requests per message drive the server's CPU per message. */

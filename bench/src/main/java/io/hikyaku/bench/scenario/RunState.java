@@ -15,6 +15,9 @@ public final class RunState {
     public final LatencyRecorder sendLatency = new LatencyRecorder();
     /** End-to-end latency (body timestamp to receipt), or receive call time when recordEndToEnd is off. */
     public final LatencyRecorder receiveLatency = new LatencyRecorder();
+    /** Round trips of ReceiveMessage calls that returned messages, and of DeleteMessageBatch calls (in the window). */
+    public final LatencyRecorder receiveCallLatency = new LatencyRecorder();
+    public final LatencyRecorder deleteCallLatency = new LatencyRecorder();
     public final AtomicLong nextSeq = new AtomicLong();
     public final AtomicLong errors = new AtomicLong();
     /** Messages acknowledged as sent, and sends calls, while the measuring window is open. */
