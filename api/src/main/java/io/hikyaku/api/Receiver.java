@@ -29,7 +29,9 @@ import java.util.concurrent.CompletableFuture;
  * the messages are simply receivable again after the restart, as if their visibility timeout had
  * run out, and their receive count is one lower; delivery stays at-least-once, as SQS promises.
  * Sends, deletes and visibility changes, which a client does rely on, still wait for the fsync.
- * A write the store refuses outright (e.g. disk full) still fails the receive.
+ * A write the store refuses at once (a closed store) still fails the receive; the durable store in its
+ * default level only queues the write, so a refusal found later (disk full) fails nothing the client
+ * waits on, and those messages are receivable again after a restart.
  */
 final class Receiver {
 

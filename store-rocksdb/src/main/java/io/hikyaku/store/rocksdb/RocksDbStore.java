@@ -17,7 +17,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -49,6 +51,15 @@ public final class RocksDbStore implements Store {
     /** Number of the last batch RocksDB accepted. */
     private volatile long lastWritten;
     private volatile boolean closed;
+    /**
+     * FSYNC durability: a writer only queues its batch, and the syncer applies everything queued as
+     * one RocksDB write right before the fsync that acknowledges it. The WAL append and the memtable
+     * inserts then leave the request threads (and the engine's lock), and a group shares one
+     * {@code write(2)}. Other levels acknowledge before any fsync, so there a batch goes into RocksDB
+     * (the OS's page cache) before its future completes, as before.
+     */
+    private final boolean deferWrites;
+    private final WriteQueue queue = new WriteQueue();
 
     private RocksDbStore(DataDirectory directory, RocksDbStoreOptions options, OpenDb open) throws RocksDBException {
         this.directory = directory;
@@ -64,7 +75,9 @@ public final class RocksDbStore implements Store {
         this.lastNumbered = start;
         this.lastWritten = start;
         this.watermark = DurableWatermark.open(directory.path(), start);
-        this.syncer = new Syncer(this::syncWal, options.durability(), options.syncIntervalMillis(), start);
+        this.deferWrites = options.durability() == Durability.FSYNC;
+        this.syncer = new Syncer(this::syncWal, this::applyQueuedForSync, options.durability(),
+                options.syncIntervalMillis(), start);
     }
 
     /** Opens the store in {@code dataDir} with FSYNC durability. */
@@ -116,6 +129,7 @@ public final class RocksDbStore implements Store {
         lifecycle.readLock().lock();
         try {
             ensureOpen();
+            applyQueued(); // read what was written, even if not applied yet
             return open.db.get(open.handles.get(space), key);
         } catch (RocksDBException e) {
             throw new StoreException("cannot read " + space + ": " + e.getMessage(), e);
@@ -142,6 +156,7 @@ public final class RocksDbStore implements Store {
         lifecycle.readLock().lock();
         try {
             ensureOpen();
+            applyQueued();
             scanOpen(space, prefix, headBytes, visitor);
         } finally {
             lifecycle.readLock().unlock();
@@ -188,6 +203,9 @@ public final class RocksDbStore implements Store {
         if (batch.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
+        if (deferWrites) {
+            return enqueue(batch);
+        }
         long number;
         lifecycle.readLock().lock();
         try {
@@ -202,6 +220,71 @@ public final class RocksDbStore implements Store {
             lifecycle.readLock().unlock();
         }
         return syncer.written(number);
+    }
+
+    private CompletableFuture<Void> enqueue(StoreBatch batch) {
+        byte[] rep = WriteBatchEncoder.encode(batch.ops(), familyIds);
+        CompletableFuture<Void> acknowledged = new CompletableFuture<>();
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            queue.add(rep, acknowledged);
+        } catch (StoreException e) {
+            return CompletableFuture.failedFuture(e);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+        syncer.kick();
+        return acknowledged;
+    }
+
+    /** The syncer's step before each sync: whatever is queued goes into RocksDB and rides on that sync. */
+    private void applyQueuedForSync() {
+        lifecycle.readLock().lock();
+        try {
+            if (!closed) {
+                applyQueued();
+            }
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    /**
+     * Applies every queued batch, oldest first, as one RocksDB write (callers hold the lifecycle
+     * read lock). Each batch gets its number in queue order, which is the engine's order; its future
+     * then waits for the next sync. If RocksDB refuses the write, every batch in it fails.
+     */
+    private void applyQueued() {
+        if (!deferWrites) {
+            return;
+        }
+        writeOrder.lock();
+        try {
+            List<WriteQueue.Queued> batches = queue.takeAll();
+            if (batches.isEmpty()) {
+                return;
+            }
+            List<byte[]> reps = new ArrayList<>(batches.size());
+            long first = lastNumbered + 1;
+            for (WriteQueue.Queued q : batches) {
+                reps.add(WriteBatchEncoder.withBatchNumber(q.rep(), ++lastNumbered));
+            }
+            try (WriteBatch wb = new WriteBatch(WriteBatchEncoder.concat(reps))) {
+                open.db.write(writeOptions, wb);
+            } catch (RocksDBException e) {
+                StoreException failure = new StoreException("cannot persist " + batches.size()
+                        + " batches: " + e.getMessage(), e);
+                batches.forEach(q -> q.acknowledged().completeExceptionally(failure));
+                return;
+            }
+            lastWritten = lastNumbered;
+            for (int i = 0; i < batches.size(); i++) {
+                syncer.written(first + i, batches.get(i).acknowledged());
+            }
+        } finally {
+            writeOrder.unlock();
+        }
     }
 
     /** Applies the batch to memtables and the (unsynced) WAL; returns its {@link BatchNumber}. */
@@ -249,6 +332,7 @@ public final class RocksDbStore implements Store {
         lifecycle.readLock().lock();
         ensureOpenUnlockingOnFailure();
         try (Checkpoint checkpoint = Checkpoint.create(open.db)) {
+            applyQueued();
             Files.createDirectories(target.getParent());
             // Everything up to here is in the checkpoint: it gets the same "recovers at least" check.
             long included = lastWritten;
@@ -269,6 +353,7 @@ public final class RocksDbStore implements Store {
         lifecycle.readLock().lock();
         try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
             ensureOpen();
+            applyQueued();
             for (ColumnFamilyHandle cf : open.storeFamilies()) {
                 open.db.flush(flush, cf);
                 open.db.compactRange(cf);
@@ -354,6 +439,10 @@ public final class RocksDbStore implements Store {
                 return;
             }
             closed = true;
+            // Queued after the syncer's last round (it applied and synced everything before that):
+            // never written, so never acknowledged.
+            StoreException closing = new StoreException("store is closing");
+            queue.takeAll().forEach(q -> q.acknowledged().completeExceptionally(closing));
             try {
                 open.db.flushWal(true);
                 watermark.advance(lastWritten);

@@ -15,6 +15,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * hand over a future; each sync completes every future of batches written before it began, so
  * concurrent requests share one fsync (group commit). For BATCH durability it syncs on a timer.
  * "Sequence" here is the store's {@link BatchNumber}: it only has to grow in WAL order.
+ *
+ * <p>A store may also leave its writes queued and {@link #kick} the syncer instead: then the
+ * {@code beforeSync} step (the store's) applies them, registering their futures, right before the
+ * syncer takes the group it is about to sync, so those writes ride on that very sync.
  */
 final class Syncer {
 
@@ -26,6 +30,7 @@ final class Syncer {
     private record Pending(long sequence, CompletableFuture<Void> future) {}
 
     private final WalSync sync;
+    private final Runnable beforeSync;
     private final Durability durability;
     private final long intervalNanos;
     private final ReentrantLock lock = new ReentrantLock();
@@ -34,12 +39,19 @@ final class Syncer {
     private long lastWritten;
     private long lastSynced;
     private boolean stopping;
+    /** Writes were queued for {@code beforeSync} to apply (FSYNC durability). */
+    private boolean kicked;
     private long lastSyncStart = System.nanoTime();
     private final AtomicLong syncs = new AtomicLong();
     private final Thread thread;
 
     Syncer(WalSync sync, Durability durability, long intervalMillis, long startSequence) {
+        this(sync, () -> { }, durability, intervalMillis, startSequence);
+    }
+
+    Syncer(WalSync sync, Runnable beforeSync, Durability durability, long intervalMillis, long startSequence) {
         this.sync = sync;
+        this.beforeSync = beforeSync;
         this.durability = durability;
         this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
         this.lastWritten = startSequence;
@@ -53,19 +65,35 @@ final class Syncer {
 
     /** Called by the writer after its batch is in the WAL; returns the future to acknowledge on. */
     CompletableFuture<Void> written(long sequence) {
+        CompletableFuture<Void> future = new CompletableFuture<>();
+        written(sequence, future);
+        return future;
+    }
+
+    /** As {@link #written(long)}, completing the caller's own future. */
+    void written(long sequence, CompletableFuture<Void> future) {
         lock.lock();
         try {
             lastWritten = Math.max(lastWritten, sequence);
             if (durability != Durability.FSYNC) {
-                return CompletableFuture.completedFuture(null);
+                future.complete(null);
+            } else if (stopping && !thread.equals(Thread.currentThread())) {
+                future.completeExceptionally(new StoreException("store is closing"));
+            } else {
+                pending.add(new Pending(sequence, future));
+                wake.signal();
             }
-            if (stopping) {
-                return CompletableFuture.failedFuture(new StoreException("store is closing"));
-            }
-            CompletableFuture<Void> future = new CompletableFuture<>();
-            pending.add(new Pending(sequence, future));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Writes were queued: the syncer wakes, and its {@code beforeSync} step applies them. */
+    void kick() {
+        lock.lock();
+        try {
+            kicked = true;
             wake.signal();
-            return future;
         } finally {
             lock.unlock();
         }
@@ -101,6 +129,13 @@ final class Syncer {
             lock.lock();
             try {
                 waitForWork();
+                kicked = false;
+            } finally {
+                lock.unlock();
+            }
+            beforeSync.run();
+            lock.lock();
+            try {
                 group = pending;
                 pending = new ArrayList<>();
                 upTo = lastWritten;
@@ -122,7 +157,7 @@ final class Syncer {
     private void waitForWork() {
         try {
             if (durability == Durability.FSYNC) {
-                while (pending.isEmpty() && !stopping) {
+                while (pending.isEmpty() && !kicked && !stopping) {
                     wake.await();
                 }
             } else {

@@ -93,6 +93,34 @@ final class WriteBatchEncoder {
         return rep;
     }
 
+    /**
+     * One batch holding the entries of {@code reps} in order (each with its batch number already
+     * filled in): RocksDB gives every entry its own sequence number, so applying the result is
+     * applying the batches one after the other, in one WAL record and one memtable pass.
+     */
+    static byte[] concat(List<byte[]> reps) {
+        if (reps.size() == 1) {
+            return reps.get(0);
+        }
+        int size = HEADER;
+        long count = 0;
+        for (byte[] rep : reps) {
+            size = Math.addExact(size, rep.length - HEADER);
+            count += (rep[8] & 0xFFL) | (rep[9] & 0xFFL) << 8 | (rep[10] & 0xFFL) << 16 | (rep[11] & 0xFFL) << 24;
+        }
+        byte[] out = new byte[size];
+        int pos = HEADER;
+        for (byte[] rep : reps) {
+            System.arraycopy(rep, HEADER, out, pos, rep.length - HEADER);
+            pos += rep.length - HEADER;
+        }
+        out[8] = (byte) count;
+        out[9] = (byte) (count >>> 8);
+        out[10] = (byte) (count >>> 16);
+        out[11] = (byte) (count >>> 24);
+        return out;
+    }
+
     private static byte type(StoreBatch.Kind kind, boolean family) {
         return switch (kind) {
             case PUT -> family ? TYPE_CF_VALUE : TYPE_VALUE;

@@ -170,6 +170,69 @@ class RocksDbStoreTest {
     }
 
     @Test
+    void fsyncWritesWaitingForTheSyncerAreReadBackInOrder() throws Exception {
+        Path dir = tmp.resolve("data");
+        try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            CompletableFuture<Void> put = store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m1"), b("one")));
+            CompletableFuture<Void> delete = store.write(new StoreBatch().deleteOnceWritten(Keyspace.MESSAGES, b("m1")));
+            CompletableFuture<Void> second = store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m2"), b("two")));
+            // Whether or not the syncer has applied them yet, a read sees all three, in order.
+            assertThat(store.get(Keyspace.MESSAGES, b("m1"))).isNull();
+            assertThat(s(store.get(Keyspace.MESSAGES, b("m2")))).isEqualTo("two");
+            CompletableFuture.allOf(put, delete, second).get(10, TimeUnit.SECONDS);
+        }
+        try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
+            assertThat(store.get(Keyspace.MESSAGES, b("m1"))).isNull();
+            assertThat(s(store.get(Keyspace.MESSAGES, b("m2")))).isEqualTo("two");
+        }
+    }
+
+    @Test
+    void closeLeavesNoWriteUnansweredAndKeepsEveryAcknowledgedOne() throws Exception {
+        Path dir = tmp.resolve("data");
+        List<CompletableFuture<Void>> futures = new ArrayList<>();
+        RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC);
+        Thread writer = new Thread(() -> {
+            for (int i = 0; i < 20_000; i++) {
+                CompletableFuture<Void> f = store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m" + i), b("v" + i)));
+                synchronized (futures) {
+                    futures.add(f);
+                }
+                if (f.isCompletedExceptionally()) {
+                    return; // closed
+                }
+            }
+        });
+        writer.start();
+        while (true) {
+            synchronized (futures) {
+                if (futures.size() >= 200) {
+                    break;
+                }
+            }
+            Thread.sleep(1);
+        }
+        store.close();
+        writer.join(30_000);
+        List<Integer> acknowledged = new ArrayList<>();
+        synchronized (futures) {
+            for (int i = 0; i < futures.size(); i++) {
+                CompletableFuture<Void> f = futures.get(i);
+                assertThat(f).as("write " + i).isDone();
+                if (!f.isCompletedExceptionally()) {
+                    acknowledged.add(i);
+                }
+            }
+        }
+        assertThat(acknowledged).isNotEmpty();
+        try (RocksDbStore reopened = RocksDbStore.open(dir, Durability.FSYNC)) {
+            for (int i : acknowledged) {
+                assertThat(s(reopened.get(Keyspace.MESSAGES, b("m" + i)))).as("acknowledged write " + i).isEqualTo("v" + i);
+            }
+        }
+    }
+
+    @Test
     void batchAndNoneDurabilityAcknowledgeAtOnce() throws Exception {
         for (Durability d : new Durability[] {Durability.BATCH, Durability.NONE}) {
             Path dir = tmp.resolve(d.name());

@@ -92,6 +92,67 @@ class SyncerTest {
     }
 
     @Test
+    void writesAppliedBeforeASyncRideOnThatSync() throws Exception {
+        AtomicInteger syncs = new AtomicInteger();
+        List<CompletableFuture<Void>> queued = new ArrayList<>();
+        List<Long> syncedUpTo = new ArrayList<>();
+        Syncer[] holder = new Syncer[1];
+        Runnable apply = () -> {
+            List<CompletableFuture<Void>> batch;
+            synchronized (queued) {
+                batch = new ArrayList<>(queued);
+                queued.clear();
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                holder[0].written(100 + i, batch.get(i));
+            }
+        };
+        Syncer syncer = new Syncer(upTo -> {
+            syncs.incrementAndGet();
+            synchronized (syncedUpTo) {
+                syncedUpTo.add(upTo);
+            }
+        }, apply, Durability.FSYNC, 10, 0);
+        holder[0] = syncer;
+        try {
+            List<CompletableFuture<Void>> mine = new ArrayList<>();
+            synchronized (queued) {
+                for (int i = 0; i < 3; i++) {
+                    CompletableFuture<Void> f = new CompletableFuture<>();
+                    mine.add(f);
+                    queued.add(f);
+                }
+            }
+            assertThat(mine).noneMatch(CompletableFuture::isDone);
+            syncer.kick();
+            CompletableFuture.allOf(mine.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+            assertThat(syncs.get()).isEqualTo(1); // one sync for all three, not one to apply and one more
+            synchronized (syncedUpTo) {
+                assertThat(syncedUpTo).containsExactly(102L);
+            }
+        } finally {
+            syncer.stop();
+        }
+    }
+
+    @Test
+    void stopAppliesAndSyncsWhatWasQueued() throws Exception {
+        AtomicInteger syncs = new AtomicInteger();
+        CompletableFuture<Void> queued = new CompletableFuture<>();
+        Syncer[] holder = new Syncer[1];
+        AtomicBoolean applied = new AtomicBoolean();
+        Syncer syncer = new Syncer(upTo -> syncs.incrementAndGet(), () -> {
+            if (applied.compareAndSet(false, true)) {
+                holder[0].written(1, queued);
+            }
+        }, Durability.FSYNC, 10, 0);
+        holder[0] = syncer;
+        syncer.stop();
+        assertThat(queued).isCompleted();
+        assertThat(syncs.get()).isEqualTo(1);
+    }
+
+    @Test
     void stopSyncsWhatIsOutstandingAndRefusesNewWork() throws Exception {
         AtomicInteger syncs = new AtomicInteger();
         Syncer syncer = new Syncer(upTo -> syncs.incrementAndGet(), Durability.FSYNC, 10, 0);

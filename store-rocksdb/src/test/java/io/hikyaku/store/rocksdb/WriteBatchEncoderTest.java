@@ -105,6 +105,36 @@ class WriteBatchEncoderTest {
     }
 
     @Test
+    void concatenatedBatchesAreByteForByteTheirEntriesInOneRocksJavaBatch() throws Exception {
+        try (Db db = new Db(tmp.resolve("concat"))) {
+            StoreBatch first = new StoreBatch().put(Keyspace.MESSAGES, b("a"), b("1"))
+                    .put(Keyspace.DEDUP, b("d"), new byte[200]);
+            StoreBatch second = new StoreBatch().deleteOnceWritten(Keyspace.MESSAGES, b("a"));
+            StoreBatch third = new StoreBatch().put(Keyspace.MESSAGE_STATE, b("s"), b("x"))
+                    .delete(Keyspace.HOUSEKEEPING, b("h"));
+            List<StoreBatch> batches = List.of(first, second, third);
+            List<byte[]> reps = new ArrayList<>();
+            for (int i = 0; i < batches.size(); i++) {
+                reps.add(WriteBatchEncoder.withBatchNumber(WriteBatchEncoder.encode(batches.get(i).ops(), db.ids), 7 + i));
+            }
+            try (WriteBatch reference = new WriteBatch()) {
+                for (int i = 0; i < batches.size(); i++) {
+                    addAsRocksJava(reference, db, batches.get(i), 7 + i);
+                }
+                assertThat(WriteBatchEncoder.concat(reps)).isEqualTo(reference.data());
+            }
+            assertThat(WriteBatchEncoder.concat(List.of(reps.get(0)))).isSameAs(reps.get(0));
+            // Applied in order: the SingleDelete of the second batch meets the first batch's Put.
+            try (WriteBatch wb = new WriteBatch(WriteBatchEncoder.concat(reps)); WriteOptions wo = new WriteOptions()) {
+                db.db.write(wo, wb);
+            }
+            assertThat(db.db.get(db.family(Keyspace.MESSAGES), b("a"))).isNull();
+            assertThat(db.db.get(db.family(Keyspace.MESSAGE_STATE), b("s"))).isEqualTo(b("x"));
+            assertThat(db.db.get(BatchNumber.KEY)).isEqualTo(ByteBuffer.allocate(8).putLong(9).array());
+        }
+    }
+
+    @Test
     void aDamagedCountIsRefusedNotApplied() throws Exception {
         try (Db db = new Db(tmp.resolve("bad"))) {
             StoreBatch batch = new StoreBatch().put(Keyspace.MESSAGES, b("a"), b("1"));
@@ -121,19 +151,23 @@ class WriteBatchEncoderTest {
         try (Db db = new Db(tmp.resolve("db" + System.nanoTime()))) {
             byte[] ours = WriteBatchEncoder.withBatchNumber(WriteBatchEncoder.encode(batch.ops(), db.ids), number);
             try (WriteBatch reference = new WriteBatch()) {
-                for (StoreBatch.Op op : batch.ops()) {
-                    ColumnFamilyHandle cf = db.family(op.space());
-                    switch (op.kind()) {
-                        case PUT -> reference.put(cf, op.key(), op.value());
-                        case DELETE -> reference.delete(cf, op.key());
-                        case DELETE_ONCE_WRITTEN -> reference.singleDelete(cf, op.key());
-                    }
-                }
-                reference.put(db.db.getDefaultColumnFamily(), BatchNumber.KEY,
-                        ByteBuffer.allocate(8).putLong(number).array());
+                addAsRocksJava(reference, db, batch, number);
                 assertThat(ours).isEqualTo(reference.data());
             }
         }
+    }
+
+    /** The batch's entries and its number, added key by key the way RocksJava builds a batch. */
+    private static void addAsRocksJava(WriteBatch reference, Db db, StoreBatch batch, long number) throws RocksDBException {
+        for (StoreBatch.Op op : batch.ops()) {
+            ColumnFamilyHandle cf = db.family(op.space());
+            switch (op.kind()) {
+                case PUT -> reference.put(cf, op.key(), op.value());
+                case DELETE -> reference.delete(cf, op.key());
+                case DELETE_ONCE_WRITTEN -> reference.singleDelete(cf, op.key());
+            }
+        }
+        reference.put(db.db.getDefaultColumnFamily(), BatchNumber.KEY, ByteBuffer.allocate(8).putLong(number).array());
     }
 
     /** A database with one family per keyspace except META, which uses the default family (id 0). */
