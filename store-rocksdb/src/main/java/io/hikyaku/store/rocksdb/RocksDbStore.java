@@ -272,7 +272,7 @@ public final class RocksDbStore implements Store {
             }
             try (WriteBatch wb = new WriteBatch(WriteBatchEncoder.concat(reps))) {
                 open.db.write(writeOptions, wb);
-            } catch (RocksDBException e) {
+            } catch (RocksDBException | RuntimeException e) {
                 StoreException failure = new StoreException("cannot persist " + batches.size()
                         + " batches: " + e.getMessage(), e);
                 batches.forEach(q -> q.acknowledged().completeExceptionally(failure));

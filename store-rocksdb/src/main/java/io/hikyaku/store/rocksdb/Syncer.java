@@ -133,7 +133,7 @@ final class Syncer {
             } finally {
                 lock.unlock();
             }
-            beforeSync.run();
+            runBeforeSync();
             lock.lock();
             try {
                 group = pending;
@@ -151,6 +151,15 @@ final class Syncer {
             if (last) {
                 return;
             }
+        }
+    }
+
+    /** The store's step; whatever it throws must not end the only thread that completes futures. */
+    private void runBeforeSync() {
+        try {
+            beforeSync.run();
+        } catch (RuntimeException | Error e) {
+            System.err.println("hikyaku-store: applying queued writes failed: " + e);
         }
     }
 

@@ -136,6 +136,23 @@ class SyncerTest {
     }
 
     @Test
+    void aFailingBeforeSyncStepDoesNotEndTheSyncer() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        Syncer syncer = new Syncer(upTo -> { }, () -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new IllegalStateException("boom");
+            }
+        }, Durability.FSYNC, 10, 0);
+        try {
+            syncer.kick();
+            syncer.written(1).get(10, TimeUnit.SECONDS);
+            assertThat(calls.get()).isGreaterThanOrEqualTo(1);
+        } finally {
+            syncer.stop();
+        }
+    }
+
+    @Test
     void stopAppliesAndSyncsWhatWasQueued() throws Exception {
         AtomicInteger syncs = new AtomicInteger();
         CompletableFuture<Void> queued = new CompletableFuture<>();
