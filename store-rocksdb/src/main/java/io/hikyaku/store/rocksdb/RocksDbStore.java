@@ -203,38 +203,23 @@ public final class RocksDbStore implements Store {
         if (batch.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
-        if (deferWrites) {
-            return enqueue(batch);
-        }
-        long number;
-        lifecycle.readLock().lock();
-        try {
-            ensureOpen();
-            number = apply(batch);
-        } catch (RocksDBException e) {
-            return CompletableFuture.failedFuture(new StoreException(
-                    "cannot persist batch of " + batch.size() + " writes: " + e.getMessage(), e));
-        } catch (StoreException e) {
-            return CompletableFuture.failedFuture(e);
-        } finally {
-            lifecycle.readLock().unlock();
-        }
-        return syncer.written(number);
-    }
-
-    private CompletableFuture<Void> enqueue(StoreBatch batch) {
         byte[] rep = WriteBatchEncoder.encode(batch.ops(), familyIds);
         CompletableFuture<Void> acknowledged = new CompletableFuture<>();
         lifecycle.readLock().lock();
         try {
             ensureOpen();
             queue.add(rep, acknowledged);
+            if (!deferWrites) {
+                applyQueued(); // batch and none: in RocksDB (the OS's page cache) before the answer
+            }
         } catch (StoreException e) {
             return CompletableFuture.failedFuture(e);
         } finally {
             lifecycle.readLock().unlock();
         }
-        syncer.kick();
+        if (deferWrites) {
+            syncer.kick();
+        }
         return acknowledged;
     }
 
@@ -256,9 +241,6 @@ public final class RocksDbStore implements Store {
      * then waits for the next sync. If RocksDB refuses the write, every batch in it fails.
      */
     private void applyQueued() {
-        if (!deferWrites) {
-            return;
-        }
         writeOrder.lock();
         try {
             List<WriteQueue.Queued> batches = queue.takeAll();
@@ -282,22 +264,6 @@ public final class RocksDbStore implements Store {
             for (int i = 0; i < batches.size(); i++) {
                 syncer.written(first + i, batches.get(i).acknowledged());
             }
-        } finally {
-            writeOrder.unlock();
-        }
-    }
-
-    /** Applies the batch to memtables and the (unsynced) WAL; returns its {@link BatchNumber}. */
-    private long apply(StoreBatch batch) throws RocksDBException {
-        byte[] rep = WriteBatchEncoder.encode(batch.ops(), familyIds);
-        writeOrder.lock();
-        try {
-            long number = ++lastNumbered;
-            try (WriteBatch wb = new WriteBatch(WriteBatchEncoder.withBatchNumber(rep, number))) {
-                open.db.write(writeOptions, wb);
-            }
-            lastWritten = number;
-            return number;
         } finally {
             writeOrder.unlock();
         }
