@@ -4,6 +4,8 @@
 # at a time on 127.0.0.1, the server order rotated every round. Every server is started and
 # stopped here; every run is bounded in time. Results: bench/results/<date>-<scenario>.txt,
 # then a table of medians and ratios. Installs nothing outside bench/work except via Maven.
+# Server `nginx-paced` (not in the default list) is nginx again, sent to at the request rate the
+# durable `hikyaku` reached in its last `send` of this run: nginx's CPU per request at equal load.
 #
 # usage: bench/run.sh [--scenarios "send cycle ..."] [--servers "hikyaku ..."] [--rounds 3]
 #                     [--duration 10] [--warmup 30] [--backlog-n 1000000] [--startup-n 1000000] [--waiters 10000]
@@ -87,7 +89,7 @@ server_cmd() { # name datadir
         "-Dlogback.configurationFile='$ROOT/bench/elasticmq/logback.xml'" \
         "-Drest-sqs.bind-port=$PORT -Dnode-address.port=$PORT -Dpekko.http.server.max-connections=20000" \
         "$extra -cp '$EMQ_LIB/*' org.elasticmq.server.Main" ;;
-    nginx)
+    nginx|nginx-paced)
       mkdir -p "$WORK/nginx"
       sed -e "s#@PORT@#$PORT#g; s#@WORK@#$WORK/nginx#g" bench/nginx/nginx.conf.template > "$WORK/nginx/nginx.conf"
       echo "exec /usr/sbin/nginx -e '$WORK/nginx/error.log' -p '$WORK/nginx' -c '$WORK/nginx/nginx.conf'" ;;
@@ -98,9 +100,18 @@ server_cmd() { # name datadir
 available() {
   case "$1" in
     hikyaku|hikyaku-memory|hikyaku-batch) [ "$HAVE_HIKYAKU" = 1 ] ;;
-    nginx) [ -x /usr/sbin/nginx ] ;;
+    nginx|nginx-paced) [ -x /usr/sbin/nginx ] ;;
     *) true ;;
   esac
+}
+
+is_nginx() { [ "$1" = nginx ] || [ "$1" = nginx-paced ]; }
+
+# requests/s of the last durable `hikyaku` send of this run (empty if none yet), for nginx-paced.
+hikyaku_send_rate() { # scenario
+  cat bench/results/*-"$1".txt 2>/dev/null \
+    | awk -v since="$STARTED" -v sc="scenario=$1" '$1 >= since && $2 == sc && $3 == "server=hikyaku"' \
+    | tail -1 | grep -o 'requests_s=[0-9]*' | cut -d= -f2 || true
 }
 
 durable() { [ "$1" = hikyaku ] || [ "$1" = hikyaku-batch ] || [ "$1" = elasticmq-h2 ]; }
@@ -164,7 +175,7 @@ run_live() { # server round datadir "scenarios"
   local server="$1" round="$2" data="$3" live=""
   for s in $4; do
     case " $SCENARIOS " in *" $s "*) ;; *) continue ;; esac
-    if [ "$server" = nginx ] && [ "$s" != send ] && [ "$s" != send-single ]; then continue; fi
+    if is_nginx "$server" && [ "$s" != send ] && [ "$s" != send-single ]; then continue; fi
     live="$live $s"
   done
   [ -n "$live" ] || return 0
@@ -172,7 +183,7 @@ run_live() { # server round datadir "scenarios"
   rm -rf "$data"; mkdir -p "$data"
   start_server "$server" "$data" || return 0
   # Unmeasured warm-up so both the client's and the server's JIT are past the cold start.
-  if [ "$server" != nginx ]; then
+  if ! is_nginx "$server"; then
     java -jar "$JAR" run --endpoint "$ENDPOINT" --server "$server" --scenario cycle --duration 3 --warmup 0 \
       --results "$WORK/warmup" > /dev/null 2>&1 || true
   fi
@@ -180,6 +191,10 @@ run_live() { # server round datadir "scenarios"
     case "$s" in
       send|send-single)
         if [ "$server" = nginx ]; then bench "$server" "$s" --server-pid "$SERVER_PID" --ceiling
+        elif [ "$server" = nginx-paced ]; then
+          local rate; rate="$(hikyaku_send_rate "$s")"
+          if [ -n "$rate" ]; then bench "$server" "$s" --server-pid "$SERVER_PID" --ceiling --send-rate "$rate"
+          else log "nginx-paced: no hikyaku $s in this run yet, skipped"; fi
         else bench "$server" "$s" --server-pid "$SERVER_PID"; fi ;;
       backlog) bench "$server" backlog --server-pid "$SERVER_PID" --messages "$BACKLOG_N" --drain-timeout 600 ;;
       longpoll) bench "$server" longpoll --server-pid "$SERVER_PID" --waiters "$WAITERS" --rate 100 ;;
@@ -194,7 +209,7 @@ run_round_on() { # server round
   for group in "${LIVE_GROUPS[@]}"; do
     run_live "$server" "$round" "$data" "$group"
   done
-  [ "$server" = nginx ] && return 0
+  is_nginx "$server" && return 0
   if [[ " $SCENARIOS " == *" idle "* ]]; then
     rm -rf "$data"; mkdir -p "$data"
     bench "$server" idle --server-cmd "$(server_cmd "$server" "$data")" --settle 5

@@ -44,6 +44,8 @@ public final class BenchMain {
         @Option(names = "--consumers", defaultValue = "8") int consumers;
         @Option(names = "--body-size", defaultValue = "256") int bodySize;
         @Option(names = "--rate", defaultValue = "500", description = "msg/s for cycle-at-rate and longpoll sends") int rate;
+        @Option(names = "--send-rate", defaultValue = "0", description = "send, send-single: requests/s from all "
+                + "producers together, paced (0: as fast as replies come back)") int sendRate;
         @Option(names = "--groups", defaultValue = "100", description = "FIFO message groups") int groups;
         @Option(names = "--messages", defaultValue = "1000000", description = "backlog / preload size") long messages;
         @Option(names = "--waiters", defaultValue = "10000") int waiters;
@@ -64,7 +66,7 @@ public final class BenchMain {
         @Override
         public Integer call() throws Exception {
             BenchConfig cfg = new BenchConfig(endpoint, scenario, label, server, serverPid, seconds(duration), seconds(warmup),
-                    producers, consumers, bodySize, rate, groups, messages, waiters, waiterQueues, waitSeconds,
+                    producers, consumers, bodySize, rate, sendRate, groups, messages, waiters, waiterQueues, waitSeconds,
                     seconds(drainTimeout), seconds(settle), ceiling, serverCmd, queueName, results, ioThreads, maxBacklog, trace);
             ResultLine line = ScenarioRunner.run(cfg);
             System.out.println(line.format());

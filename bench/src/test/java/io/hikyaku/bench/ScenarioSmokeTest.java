@@ -38,7 +38,7 @@ class ScenarioSmokeTest {
     }
 
     private static BenchConfig config(String scenario, URI endpoint, String serverCmd) {
-        return new BenchConfig(endpoint, scenario, null, "fake", SELF_PID, Duration.ofMillis(1000), Duration.ofMillis(200), 4, 4, 256, 200,
+        return new BenchConfig(endpoint, scenario, null, "fake", SELF_PID, Duration.ofMillis(1000), Duration.ofMillis(200), 4, 4, 256, 200, 0,
                 20, 2000, 50, 5, 1, Duration.ofSeconds(15), Duration.ofMillis(300), false, serverCmd, null,
                 results, 1, 500, null);
     }
@@ -91,7 +91,7 @@ class ScenarioSmokeTest {
         BenchConfig c = config("cycle-at-rate", endpoint(), null);
         java.nio.file.Path file = results.resolve("trace.txt");
         ResultLine line = ScenarioRunner.run(new BenchConfig(c.endpoint(), c.scenario(), null, c.server(), c.serverPid(),
-                c.duration(), c.warmup(), c.producers(), c.consumers(), c.bodySize(), c.rate(), c.groups(), c.messages(),
+                c.duration(), c.warmup(), c.producers(), c.consumers(), c.bodySize(), c.rate(), c.sendRate(), c.groups(), c.messages(),
                 c.waiters(), c.waiterQueues(), c.waitSeconds(), c.drainTimeout(), c.settle(), false, null, null, results,
                 1, 500, file));
         java.util.List<String> lines = Files.readAllLines(file);
@@ -129,7 +129,7 @@ class ScenarioSmokeTest {
     void ceilingModeNeedsNoQueue() throws Exception {
         BenchConfig c = config("send", endpoint(), null);
         BenchConfig ceiling = new BenchConfig(c.endpoint(), "send", "send-ceiling", "fake", SELF_PID, c.duration(), c.warmup(), 2,
-                2, 256, 100, 10, 10, 10, 1, 1, c.drainTimeout(), c.settle(), true, null, null, results, 1, 500, null);
+                2, 256, 100, 0, 10, 10, 10, 1, 1, c.drainTimeout(), c.settle(), true, null, null, results, 1, 500, null);
         long before = server.requests();
         ResultLine line = ScenarioRunner.run(ceiling);
         // The fake answers an unknown queue with 400, which the ceiling run must count as errors.
@@ -137,6 +137,18 @@ class ScenarioSmokeTest {
         assertThat(line.errors()).isPositive();
         assertThat(server.requests()).isGreaterThan(before);
         assertThat(line.extra()).doesNotContainKey("check");
+    }
+
+    @Test
+    void pacedSendHoldsItsRequestRate() throws Exception {
+        BenchConfig c = config("send", endpoint(), null);
+        BenchConfig paced = new BenchConfig(c.endpoint(), "send", "send-paced", "fake", SELF_PID, Duration.ofMillis(2000),
+                c.warmup(), 4, 4, 256, 100, 200, 10, 10, 10, 1, 1, c.drainTimeout(), c.settle(), false, null, null, results,
+                1, 500, null);
+        ResultLine line = ScenarioRunner.run(paced);
+        // 200 requests/s over 2 s from 4 producers, one every 20 ms each: the closed loop does far more here.
+        assertThat(Double.parseDouble(line.extra().get("requests_s"))).as(line.format()).isBetween(150.0, 230.0);
+        assertThat(line.extra()).containsEntry("send_rate", "200").containsEntry("check", "ok");
     }
 
     @ParameterizedTest

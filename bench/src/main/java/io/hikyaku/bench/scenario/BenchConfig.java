@@ -17,6 +17,8 @@ public record BenchConfig(
         int consumers,
         int bodySize,
         int rate,
+        /** send, send-single: requests per second from all producers together, paced; 0 = closed loop. */
+        int sendRate,
         int groups,
         long messages,
         int waiters,
@@ -38,14 +40,14 @@ public record BenchConfig(
     }
 
     public static BenchConfig defaults(URI endpoint, String scenario) {
-        return new BenchConfig(endpoint, scenario, null, "unknown", null, Duration.ofSeconds(10), Duration.ofSeconds(2), 8, 8, 256, 500,
+        return new BenchConfig(endpoint, scenario, null, "unknown", null, Duration.ofSeconds(10), Duration.ofSeconds(2), 8, 8, 256, 500, 0,
                 100, 1_000_000, 10_000, 100, 1, Duration.ofSeconds(120), Duration.ofSeconds(5), false, null, null,
                 Path.of("bench/results"), 2, 500, null);
     }
 
     public BenchConfig withProducers(int p) {
         return new BenchConfig(endpoint, scenario, label, server, serverPid, duration, warmup, p, consumers, bodySize,
-                rate, groups, messages, waiters, waiterQueues, waitSeconds, drainTimeout, settle, ceiling, serverCmd,
+                rate, sendRate, groups, messages, waiters, waiterQueues, waitSeconds, drainTimeout, settle, ceiling, serverCmd,
                 queueName, resultsDir, ioThreads, maxBacklog, traceFile);
     }
 }

@@ -27,7 +27,10 @@ final class QueueScenarios {
         RunState state = new RunState(false);
         String url = cfg.ceiling() ? cfg.endpoint() + "/000000000000/ceiling" : createQueue(false);
         List<SqsConnection> prod = Vus.connect(client, cfg.producers());
-        List<CompletableFuture<Void>> ps = startProducers(prod, state, url, batchSize, false, 0);
+        // Paced (--send-rate): each producer sends one request per interval, the interval that makes
+        // the total rate; used to measure nginx's ceiling at the request rate another server reached.
+        long intervalNanos = cfg.sendRate() > 0 ? (long) (cfg.producers() * 1e9 / cfg.sendRate()) : 0;
+        List<CompletableFuture<Void>> ps = startProducers(prod, state, url, batchSize, false, intervalNanos);
         Window w = warmUp(state);
         Thread.sleep(cfg.duration().toMillis());
         state.windowOpen = false;
@@ -39,6 +42,9 @@ final class QueueScenarios {
         extra.put("requests_s", String.format(java.util.Locale.ROOT, "%.1f", requests / w.seconds));
         extra.put("server_cpu_us_req", String.format(java.util.Locale.ROOT, "%.2f", w.serverCpuPer(requests)));
         extra.put("producers", Integer.toString(cfg.producers()));
+        if (cfg.sendRate() > 0) {
+            extra.put("send_rate", Integer.toString(cfg.sendRate()));
+        }
         if (!cfg.ceiling()) {
             drain(state, url, false);
             deleteQueue(url);
