@@ -44,6 +44,33 @@ class BodyCacheTest {
     }
 
     @Test
+    void oneReceiveMixesCachedAndStoredBodiesEachWithItsOwnMessage() {
+        QueueRef q = f.create("q");
+        java.util.Map<String, String> bodyById = new java.util.HashMap<>();
+        for (int i = 0; i < 6; i++) {
+            bodyById.put(f.send(q, "stored-" + i).messageId(), "stored-" + i);
+        }
+        HeadCuttingStore store = f.restartOverHeadCuttingStore(); // those six bodies are now only in the store
+        for (int i = 0; i < 4; i++) {
+            bodyById.put(f.send(q, "cached-" + i).messageId(), "cached-" + i);
+        }
+        List<ReceivedMessage> got = f.receive(q, 10);
+        assertThat(got).hasSize(10);
+        for (ReceivedMessage m : got) {
+            assertThat(m.body()).as(m.messageId()).isEqualTo(bodyById.get(m.messageId()));
+            assertThat(m.approximateReceiveCount()).isEqualTo(1);
+        }
+        assertThat(store.gets).isEqualTo(6); // only the bodies the cache no longer holds
+        // Received again after the visibility timeout: all ten from the store now.
+        f.advanceSeconds(31);
+        List<ReceivedMessage> again = f.receive(q, 10);
+        assertThat(again).extracting(ReceivedMessage::messageId)
+                .containsExactlyInAnyOrderElementsOf(bodyById.keySet());
+        again.forEach(m -> assertThat(m.body()).isEqualTo(bodyById.get(m.messageId())));
+        assertThat(store.gets).isEqualTo(16);
+    }
+
+    @Test
     void deletePurgeAndRetentionRelease() {
         QueueRef q = f.create("q", "MessageRetentionPeriod", "60");
         f.send(q, "a");

@@ -6,10 +6,14 @@ import io.hikyaku.engine.store.StoreBatch;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 
-/** A store that, like RocksDbStore, passes {@link #scanHeads} values cut to the head length. */
+/**
+ * A store that, like RocksDbStore, passes {@link #scanHeads} values cut to the head length, and
+ * counts its point reads.
+ */
 final class HeadCuttingStore implements Store {
     private final Store inner;
     int cut;
+    int gets;
 
     HeadCuttingStore(Store inner) {
         this.inner = inner;
@@ -17,6 +21,7 @@ final class HeadCuttingStore implements Store {
 
     @Override
     public byte[] get(Keyspace space, byte[] key) {
+        gets++;
         return inner.get(space, key);
     }
 

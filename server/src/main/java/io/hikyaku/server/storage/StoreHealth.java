@@ -7,9 +7,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * Passes everything through to the real store and remembers whether the latest write failed
- * (disk full, I/O error), so {@code /health} can say "degraded" while writes fail. The state
- * clears with the next write that succeeds: the store recovers by itself once space returns.
+ * Passes every call through to the real store (its own versions of Store's defaults included) and
+ * remembers whether the latest write failed (disk full, I/O error), so {@code /health} can say
+ * "degraded" while writes fail. The state clears with the next write that succeeds: the store
+ * recovers by itself once space returns.
  */
 public final class StoreHealth implements Store {
 
@@ -33,6 +34,12 @@ public final class StoreHealth implements Store {
     @Override
     public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
         store.scan(space, prefix, visitor);
+    }
+
+    /** Forwarded, not left to the default: the store's own reads only the heads (start-up memory). */
+    @Override
+    public void scanHeads(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
+        store.scanHeads(space, prefix, headBytes, visitor);
     }
 
     @Override
