@@ -63,14 +63,10 @@ final class Syncer {
         }
     }
 
-    /** Called by the writer after its batch is in the WAL; returns the future to acknowledge on. */
-    CompletableFuture<Void> written(long sequence) {
-        CompletableFuture<Void> future = new CompletableFuture<>();
-        written(sequence, future);
-        return future;
-    }
-
-    /** As {@link #written(long)}, completing the caller's own future. */
+    /**
+     * Called once the batch numbered {@code sequence} is in the WAL: {@code future} completes when a
+     * sync covers it (at once for levels other than FSYNC).
+     */
     void written(long sequence, CompletableFuture<Void> future) {
         lock.lock();
         try {

@@ -32,11 +32,11 @@ class SyncerTest {
             releaseFirstSync.await(10, TimeUnit.SECONDS);
         }, Durability.FSYNC, 10, 0);
         try {
-            CompletableFuture<Void> first = syncer.written(1);
+            CompletableFuture<Void> first = written(syncer, 1);
             assertThat(firstSyncEntered.await(10, TimeUnit.SECONDS)).isTrue();
             List<CompletableFuture<Void>> group = new ArrayList<>();
             for (long seq = 2; seq <= 11; seq++) {
-                group.add(syncer.written(seq));
+                group.add(written(syncer, seq));
             }
             assertThat(first).isNotDone();
             assertThat(group).noneMatch(CompletableFuture::isDone);
@@ -62,12 +62,12 @@ class SyncerTest {
             }
         }, Durability.FSYNC, 10, 0);
         try {
-            CompletableFuture<Void> failed = syncer.written(1);
+            CompletableFuture<Void> failed = written(syncer, 1);
             assertThatThrownBy(() -> failed.get(10, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class)
                     .cause().isInstanceOf(StoreException.class).hasMessageContaining("No space left on device");
             broken.set(false);
-            syncer.written(2).get(10, TimeUnit.SECONDS);
+            written(syncer, 2).get(10, TimeUnit.SECONDS);
         } finally {
             syncer.stop();
         }
@@ -84,7 +84,7 @@ class SyncerTest {
         try {
             Thread.sleep(50); // idle: several intervals pass without a write
             assertThat(syncs.get()).isZero();
-            assertThat(syncer.written(1)).isCompleted();
+            assertThat(written(syncer, 1)).isCompleted();
             assertThat(synced.await(10, TimeUnit.SECONDS)).isTrue();
         } finally {
             syncer.stop();
@@ -145,7 +145,7 @@ class SyncerTest {
         }, Durability.FSYNC, 10, 0);
         try {
             syncer.kick();
-            syncer.written(1).get(10, TimeUnit.SECONDS);
+            written(syncer, 1).get(10, TimeUnit.SECONDS);
             assertThat(calls.get()).isGreaterThanOrEqualTo(1);
         } finally {
             syncer.stop();
@@ -173,9 +173,16 @@ class SyncerTest {
     void stopSyncsWhatIsOutstandingAndRefusesNewWork() throws Exception {
         AtomicInteger syncs = new AtomicInteger();
         Syncer syncer = new Syncer(upTo -> syncs.incrementAndGet(), Durability.FSYNC, 10, 0);
-        CompletableFuture<Void> pending = syncer.written(1);
+        CompletableFuture<Void> pending = written(syncer, 1);
         syncer.stop();
         assertThat(pending).isCompleted();
-        assertThat(syncer.written(2)).isCompletedExceptionally();
+        assertThat(written(syncer, 2)).isCompletedExceptionally();
+    }
+
+    /** A write numbered {@code seq} handed to the syncer, with the future the store would acknowledge on. */
+    private static CompletableFuture<Void> written(Syncer syncer, long seq) {
+        CompletableFuture<Void> future = new CompletableFuture<>();
+        syncer.written(seq, future);
+        return future;
     }
 }
