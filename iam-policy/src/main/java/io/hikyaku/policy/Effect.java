@@ -1,0 +1,6 @@
+package io.hikyaku.policy;
+
+/** A statement's Effect. */
+public enum Effect {
+    ALLOW, DENY
+}
