@@ -13,8 +13,8 @@ final class ArnPattern {
     }
 
     static ArnPattern compile(String pattern, boolean variables) throws PolicyException {
-        String[] split = pattern.split(":", 6);
-        if (split.length != 6 || !split[0].equals("arn")) {
+        String[] split = split(pattern, variables);
+        if (split == null || !split[0].equals("arn")) {
             throw new PolicyException("Invalid ARN in condition: \"" + pattern + "\"");
         }
         Wildcard[] parts = new Wildcard[6];
@@ -22,6 +22,30 @@ final class ArnPattern {
             parts[i] = Wildcard.compile(split[i], true, variables);
         }
         return new ArnPattern(parts);
+    }
+
+    /** The six parts, splitting at colons outside policy variables ({@code ${aws:username}} holds one). */
+    private static String[] split(String pattern, boolean variables) {
+        String[] out = new String[6];
+        int part = 0;
+        int start = 0;
+        int depth = 0;
+        for (int i = 0; i < pattern.length() && part < 5; i++) {
+            char c = pattern.charAt(i);
+            if (variables && c == '$' && i + 1 < pattern.length() && pattern.charAt(i + 1) == '{') {
+                depth = 1;
+            } else if (depth == 1 && c == '}') {
+                depth = 0;
+            } else if (depth == 0 && c == ':') {
+                out[part++] = pattern.substring(start, i);
+                start = i + 1;
+            }
+        }
+        if (part != 5) {
+            return null;
+        }
+        out[5] = pattern.substring(start);
+        return out;
     }
 
     boolean matches(String arn, RequestContext context) {
