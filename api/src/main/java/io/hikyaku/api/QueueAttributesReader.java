@@ -25,10 +25,7 @@ final class QueueAttributesReader {
         RedriveAllowPolicy allow = null;
         String policy = attributes.get("Policy");
         if (policy != null && !policy.isEmpty()) {
-            JsonNode parsed = parse(policy);
-            if (parsed == null || !parsed.isObject()) {
-                throw new ApiException("InvalidAttributeValue", "Invalid value for the parameter Policy.");
-            }
+            QueuePolicyRules.check(policy);
         }
         String redriveText = attributes.get("RedrivePolicy");
         if (redriveText != null && !redriveText.isEmpty()) {
