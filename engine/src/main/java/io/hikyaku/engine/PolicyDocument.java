@@ -9,6 +9,27 @@ final class PolicyDocument {
     /** One AddPermission: label, 12-digit account ids, action names without the SQS: prefix. */
     record Statement(String label, List<String> accountIds, List<String> actions) {}
 
+    /**
+     * SQS's policy quotas (also enforced by the iam-policy module on a Policy set directly): the
+     * document AddPermission would write may hold 20 statements, 50 principals and 8,192 bytes.
+     */
+    static void checkQuotas(String queueArn, List<Statement> existing, Statement added) {
+        List<Statement> all = new java.util.ArrayList<>(existing);
+        all.add(added);
+        if (all.size() > 20) {
+            throw new EngineException(ErrorTypes.OVER_LIMIT,
+                    all.size() + " statements were found in the submitted policy, max allowed is 20");
+        }
+        int principals = all.stream().mapToInt(s -> s.accountIds().size()).sum();
+        if (principals > 50) {
+            throw new EngineException(ErrorTypes.OVER_LIMIT,
+                    principals + " principals were found in the submitted policy, max allowed is 50");
+        }
+        if (json(queueArn, all).getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 8192) {
+            throw new EngineException(ErrorTypes.OVER_LIMIT, "Submitted policy is over max allowed size.");
+        }
+    }
+
     static String json(String queueArn, List<Statement> statements) {
         StringBuilder b = new StringBuilder();
         b.append("{\"Version\":\"2008-10-17\",\"Id\":").append(quote(queueArn + "/SQSDefaultPolicy"))

@@ -287,7 +287,9 @@ public final class QueueEngine {
                 throw Texts.invalidValue(label, "Label", "Already exists.");
             }
         }
-        q.permissions.add(new PolicyDocument.Statement(label, List.copyOf(accountIds), List.copyOf(actions)));
+        PolicyDocument.Statement added = new PolicyDocument.Statement(label, List.copyOf(accountIds), List.copyOf(actions));
+        PolicyDocument.checkQuotas(q.arn, q.permissions, added);
+        q.permissions.add(added);
         return writePolicy(q, now);
     }
 

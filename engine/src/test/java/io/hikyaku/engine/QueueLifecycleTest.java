@@ -208,6 +208,24 @@ class QueueLifecycleTest {
     }
 
     @Test
+    void addPermissionKeepsThePolicyWithinSqsQuotas() {
+        QueueRef q = f.create("quota");
+        for (int i = 0; i < 20; i++) {
+            f.engine.addPermission(q, "l" + i, List.of("111111111111"), List.of("SendMessage"), f.now);
+        }
+        assertError(() -> f.engine.addPermission(q, "l20", List.of("111111111111"), List.of("SendMessage"), f.now),
+                "OverLimit", "21 statements were found in the submitted policy, max allowed is 20");
+        QueueRef r = f.create("quota2");
+        List<String> accounts = java.util.stream.IntStream.range(0, 26)
+                .mapToObj(i -> Long.toString(100000000000L + i)).toList();
+        f.engine.addPermission(r, "a", accounts.subList(0, 25), List.of("SendMessage"), f.now);
+        f.engine.addPermission(r, "b", accounts.subList(0, 25), List.of("SendMessage"), f.now);
+        assertError(() -> f.engine.addPermission(r, "c", List.of("111111111111"), List.of("SendMessage"), f.now),
+                "OverLimit", "51 principals were found in the submitted policy, max allowed is 50");
+        assertThat(f.engine.getQueueAttributes(r, List.of("Policy"), f.now).get("Policy")).doesNotContain("\"Sid\":\"c\"");
+    }
+
+    @Test
     void unknownQueueEverywhere() {
         QueueRef q = EngineFixture.ref("nope");
         assertError(() -> f.engine.getQueueAttributes(q, List.of("All"), f.now), "QueueDoesNotExist", null);
