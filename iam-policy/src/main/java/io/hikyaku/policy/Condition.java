@@ -18,6 +18,7 @@ public final class Condition {
     private final Qualifier qualifier;
     private final boolean ifExists;
     private final String key;
+    private final String normalizedKey;
     private final List<String> values;
     private final ConditionOperator op;
     private final List<ConditionOperator.Value> compiled;
@@ -28,6 +29,7 @@ public final class Condition {
         this.qualifier = qualifier;
         this.ifExists = ifExists;
         this.key = key;
+        this.normalizedKey = ConditionKeys.normalize(key);
         this.values = List.copyOf(values);
         this.op = op;
         this.compiled = List.copyOf(compiled);
@@ -56,7 +58,7 @@ public final class Condition {
     }
 
     boolean holds(RequestContext context) {
-        List<String> requestValues = context.values(key);
+        List<String> requestValues = context.normalizedValues(normalizedKey);
         boolean missing = requestValues == null || requestValues.isEmpty();
         if (op == ConditionOperator.NULL) {
             for (String v : values) {

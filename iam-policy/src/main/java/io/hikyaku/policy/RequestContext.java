@@ -54,7 +54,11 @@ public record RequestContext(String principalArn, String account, PrincipalType 
 
     /** The values of a condition key (any case), or null when the request does not carry it. */
     public List<String> values(String key) {
-        String k = ConditionKeys.normalize(key);
+        return normalizedValues(ConditionKeys.normalize(key));
+    }
+
+    /** {@link #values} for a key already in normal (lower-case) form. */
+    List<String> normalizedValues(String k) {
         List<String> given = conditionKeys.get(k);
         if (given != null) {
             return given;

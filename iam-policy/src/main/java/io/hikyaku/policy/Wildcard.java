@@ -139,22 +139,24 @@ final class Wildcard {
     }
 
     /** Classic wildcard match with one backtrack point: linear for typical patterns, O(n*m) worst case. */
-    private static boolean glob(int[] pattern, String value, boolean ignoreCase) {
-        int[] text = value.codePoints().toArray();
+    private static boolean glob(int[] pattern, String text, boolean ignoreCase) {
         int p = 0;
         int t = 0;
         int starP = -1;
         int starT = -1;
-        while (t < text.length) {
+        int n = text.length();
+        while (t < n) {
+            int c = text.codePointAt(t);
             if (p < pattern.length && pattern[p] == STAR) {
                 starP = p++;
                 starT = t;
-            } else if (p < pattern.length && (pattern[p] == ONE || same(pattern[p], text[t], ignoreCase))) {
+            } else if (p < pattern.length && (pattern[p] == ONE || same(pattern[p], c, ignoreCase))) {
                 p++;
-                t++;
+                t += Character.charCount(c);
             } else if (starP >= 0) {
                 p = starP + 1;
-                t = ++starT;
+                starT += Character.charCount(text.codePointAt(starT));
+                t = starT;
             } else {
                 return false;
             }

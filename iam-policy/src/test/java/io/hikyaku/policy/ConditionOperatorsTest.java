@@ -42,6 +42,8 @@ class ConditionOperatorsTest {
         {'StringLike':{'s:k':'a*c?'}}                     | s:k | abbbc                | false
         {'StringLike':{'s:k':'A*'}}                       | s:k | abc                  | false
         {'StringNotLike':{'s:k':['x*','a*']}}             | s:k | abc                  | false
+        {'StringLike':{'s:k':'a?c'}}                      | s:k | a😀c                 | true
+        {'StringLike':{'s:k':'*😀'}}                      | s:k | xy😀                 | true
         {'StringNotLike':{'s:k':'x*'}}                    | s:k | abc                  | true
         {'NumericEquals':{'s:n':'10'}}                    | s:n | 10.0                 | true
         {'NumericEquals':{'s:n':10}}                      | s:n | 11                   | false
@@ -68,6 +70,8 @@ class ConditionOperatorsTest {
         {'DateGreaterThan':{'aws:CurrentTime':'2026-01-01T00:00:00Z'}}   | aws:CurrentTime | 2025-06-01T00:00:00Z | false
         {'DateGreaterThanEquals':{'aws:CurrentTime':'2026-01-01'}}       | aws:CurrentTime | 2026-01-01T00:00:00Z | true
         {'DateGreaterThanEquals':{'aws:CurrentTime':'2026-01-01'}}       | aws:CurrentTime | not-a-date           | false
+        {'DateGreaterThanEquals':{'aws:CurrentTime':'2026-01-01'}}       | aws:CurrentTime | 2026-02-30T00:00:00Z | false
+        {'DateLessThan':{'aws:CurrentTime':'2026-01-01T00:00:00Z'}}      | aws:CurrentTime | 2025-12-31T23:59:59.5Z | true
         {'Bool':{'aws:SecureTransport':'true'}}           | aws:SecureTransport | true         | true
         {'Bool':{'aws:SecureTransport':true}}             | aws:SecureTransport | false        | false
         {'Bool':{'aws:SecureTransport':'false'}}          | aws:SecureTransport |              | false
