@@ -12,7 +12,7 @@ class PolicyCacheTest {
 
     @Test
     void parsedOnceAndShared() throws Exception {
-        PolicyCache cache = new PolicyCache(10);
+        PolicyCache cache = new PolicyCache(10, 1 << 20);
         Policy first = cache.get(DOC, PolicyKind.RESOURCE);
         assertThat(cache.get(new String(DOC.toCharArray()), PolicyKind.RESOURCE)).isSameAs(first);
         assertThat(cache.size()).isEqualTo(1);
@@ -20,7 +20,7 @@ class PolicyCacheTest {
 
     @Test
     void theKindIsPartOfTheKey() throws Exception {
-        PolicyCache cache = new PolicyCache(10);
+        PolicyCache cache = new PolicyCache(10, 1 << 20);
         cache.get(DOC, PolicyKind.RESOURCE);
         assertThatThrownBy(() -> cache.get(DOC, PolicyKind.IDENTITY)).isInstanceOf(PolicyException.class);
         assertThat(cache.size()).isEqualTo(1);
@@ -28,7 +28,7 @@ class PolicyCacheTest {
 
     @Test
     void boundedLeastRecentlyUsedFirst() throws Exception {
-        PolicyCache cache = new PolicyCache(2);
+        PolicyCache cache = new PolicyCache(2, 1 << 20);
         String a = DOC.replace("sqs:*", "sqs:A");
         String b = DOC.replace("sqs:*", "sqs:B");
         String c = DOC.replace("sqs:*", "sqs:C");
@@ -41,8 +41,21 @@ class PolicyCacheTest {
     }
 
     @Test
+    void boundedByTheLengthOfTheDocuments() throws Exception {
+        PolicyCache cache = new PolicyCache(100, DOC.length() * 3L);
+        for (int i = 0; i < 10; i++) {
+            cache.get(DOC.replace("sqs:*", "sqs:" + (char) ('A' + i)), PolicyKind.RESOURCE);
+        }
+        assertThat(cache.size()).isEqualTo(3);
+        // a document longer than the whole budget is still returned (and kept alone)
+        PolicyCache tiny = new PolicyCache(100, 10);
+        assertThat(tiny.get(DOC, PolicyKind.RESOURCE)).isNotNull();
+        assertThat(tiny.size()).isEqualTo(1);
+    }
+
+    @Test
     void invalidDocumentsAreNotCached() {
-        PolicyCache cache = new PolicyCache(10);
+        PolicyCache cache = new PolicyCache(10, 1 << 20);
         assertThatThrownBy(() -> cache.get("{", PolicyKind.RESOURCE)).isInstanceOf(PolicyException.class);
         assertThat(cache.size()).isZero();
     }
