@@ -7,8 +7,10 @@ import java.util.List;
  * <ol>
  * <li>an applicable Deny in any policy (identity, session, resource) denies;</li>
  * <li>an owner-only SQS action asked from outside the queue's account is denied (it cannot be granted);</li>
- * <li>same account: the account root is allowed; otherwise an identity policy OR the resource policy must allow;</li>
+ * <li>same account: the account root is allowed; otherwise an identity policy OR the resource policy must allow,
+ *     where a resource-policy grant to the whole account only delegates (the identity side must still allow);</li>
  * <li>another account: the caller's identity policy (root: implicitly) AND the resource policy must allow;</li>
+ * <li>a role trust policy (PolicyKind.TRUST) must allow even within the role's account;</li>
  * <li>anonymous and service callers have no identity side: only the resource policy can allow them
  *     (anonymous callers only through {@code "*"});</li>
  * <li>a session policy (STS AssumeRole) intersects: the identity side and any resource-policy allow that
@@ -48,8 +50,9 @@ public final class PolicyEvaluator {
         if (!sameAccount && SqsActions.isOwnerOnly(c.action())) {
             return Decision.deny(Decision.Reason.OWNER_ONLY_ACTION);
         }
+        boolean trust = resourcePolicy != null && resourcePolicy.kind() == PolicyKind.TRUST;
         boolean root = c.principalType() == PrincipalType.ACCOUNT;
-        if (sameAccount && root) {
+        if (sameAccount && root && !trust) {
             return Decision.allow(Decision.Reason.ALLOWED_AS_ACCOUNT_ROOT);
         }
 
@@ -62,26 +65,32 @@ public final class PolicyEvaluator {
         boolean identityAllows = root || anyAllows(identity, c);
         boolean sessionAllows = session == null || session.allows(c) != Principals.Match.NONE;
         boolean identityEffective = identityAllows && sessionAllows;
-        boolean resourceEffective = resourceMatch == Principals.Match.EXACT
+        // a grant naming the caller (or "*", its role, a service) suffices on its own in the same account;
+        // a grant to the whole account only delegates: the identity side must allow too
+        boolean resourceGrantsDirectly = resourceMatch == Principals.Match.EXACT
                 || (resourceMatch == Principals.Match.GENERAL && sessionAllows);
 
-        if (sameAccount) {
+        if (sameAccount && !trust) {
             if (identityEffective) {
                 return Decision.allow(Decision.Reason.ALLOWED_BY_IDENTITY_POLICY);
             }
-            if (resourceEffective) {
+            if (resourceGrantsDirectly) {
                 return Decision.allow(Decision.Reason.ALLOWED_BY_RESOURCE_POLICY);
             }
-            boolean blockedBySession = !sessionAllows && (identityAllows || resourceMatch != Principals.Match.NONE);
+            boolean blockedBySession = !sessionAllows && (identityAllows || resourceMatch.compareTo(Principals.Match.GENERAL) >= 0);
             return Decision.deny(blockedBySession ? Decision.Reason.NO_SESSION_POLICY_ALLOWS
                     : Decision.Reason.NO_IDENTITY_POLICY_ALLOWS);
+        }
+        if (sameAccount && resourceGrantsDirectly) {
+            // a role trust policy naming the caller: enough within the role's account
+            return Decision.allow(Decision.Reason.ALLOWED_BY_RESOURCE_POLICY);
+        }
+        if (resourceMatch == Principals.Match.NONE) {
+            return Decision.deny(Decision.Reason.NO_RESOURCE_POLICY_ALLOWS);
         }
         if (!identityEffective) {
             return Decision.deny(identityAllows ? Decision.Reason.NO_SESSION_POLICY_ALLOWS
                     : Decision.Reason.NO_IDENTITY_POLICY_ALLOWS);
-        }
-        if (resourceMatch == Principals.Match.NONE) {
-            return Decision.deny(Decision.Reason.NO_RESOURCE_POLICY_ALLOWS);
         }
         return Decision.allow(Decision.Reason.ALLOWED_BY_RESOURCE_POLICY);
     }

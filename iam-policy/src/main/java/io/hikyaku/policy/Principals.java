@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 /**
  * A statement's Principal (or NotPrincipal): {@code "*"} / {@code {"AWS": "*"}} (everyone, anonymous
  * callers included), and in {@code "AWS"} an account ({@code "123456789012"} or
- * {@code arn:aws:iam::123456789012:root}: every principal of that account, not only its root), a
+ * {@code arn:aws:iam::123456789012:root}: every principal of that account, not only its root, as a
+ * delegation to the account), a
  * user, a role (every session of that role), an assumed-role session or federated user ARN, or a
  * user / role unique id (AIDA..., AROA...). {@code "Service"} names a service principal;
  * {@code "Federated"} and {@code "CanonicalUser"} are accepted and never match (this server has no
@@ -16,8 +17,12 @@ import java.util.regex.Pattern;
  */
 public final class Principals {
 
-    /** How a principal entry matched: an exact identity (user, session) or a broader one (account, role, "*"). */
-    enum Match { NONE, GENERAL, EXACT }
+    /**
+     * How a principal element matched, weakest first: the caller's whole account (a delegation: the
+     * account's identities still need identity-policy permission), a broader grant that names no
+     * single identity ("*", a role for its sessions, a service), or exactly this identity (user, session).
+     */
+    enum Match { NONE, ACCOUNT, GENERAL, EXACT }
 
     private enum Kind { ACCOUNT, USER, ROLE, SESSION, FEDERATED_USER, USER_ID, ROLE_ID }
 
@@ -124,7 +129,7 @@ public final class Principals {
             if (m == Match.EXACT) {
                 return m;
             }
-            if (m == Match.GENERAL) {
+            if (m.compareTo(best) > 0) {
                 best = m;
             }
         }
@@ -134,7 +139,7 @@ public final class Principals {
     private static Match matchOne(Entry e, RequestContext c) {
         String arn = c.principalArn();
         return switch (e.kind()) {
-            case ACCOUNT -> e.account().equals(c.account()) ? Match.GENERAL : Match.NONE;
+            case ACCOUNT -> e.account().equals(c.account()) ? Match.ACCOUNT : Match.NONE;
             case USER, SESSION, FEDERATED_USER -> e.value().equals(arn) ? Match.EXACT : Match.NONE;
             case ROLE -> c.principalType() == PrincipalType.ASSUMED_ROLE && e.account().equals(c.account())
                     && e.value().equals(roleOfSession(arn)) ? Match.GENERAL : Match.NONE;

@@ -43,6 +43,18 @@ class PolicyEvaluatorTest {
     }
 
     @Test
+    void sameAccountGrantToTheAccountOnlyDelegates() {
+        Policy toAccount = allowQueue("{'AWS':'111111111111'}", "sqs:SendMessage");
+        Contexts alice = Contexts.user(OWNER, "alice");
+        assertThat(eval(alice, List.of(), toAccount).reason()).isEqualTo(Reason.NO_IDENTITY_POLICY_ALLOWS);
+        assertThat(eval(alice, List.of(allowIdentity("sqs:SendMessage", "*")), toAccount).allowed()).isTrue();
+        // "*" and a grant naming the user or the role are enough on their own
+        assertThat(eval(alice, List.of(), allowQueue("'*'", "sqs:SendMessage")).allowed()).isTrue();
+        assertThat(eval(Contexts.session(OWNER, "worker", "s1"), List.of(),
+                allowQueue("{'AWS':'arn:aws:iam::111111111111:role/worker'}", "sqs:SendMessage")).allowed()).isTrue();
+    }
+
+    @Test
     void crossAccountNeedsBothSides() {
         Policy identity = allowIdentity("sqs:*", "arn:aws:sqs:*:111111111111:*");
         Policy queue = allowQueue("{'AWS':'222222222222'}", "sqs:SendMessage");
@@ -226,6 +238,25 @@ class PolicyEvaluatorTest {
         assertThat(PolicyEvaluator.evaluate(bob, List.of(), trust, null).allowed()).isFalse();
         RequestContext eve = Contexts.user("333333333333", "eve").action("sts:AssumeRole").resource(roleArn, OWNER).build();
         assertThat(PolicyEvaluator.evaluate(eve, List.of(allowIdentity("sts:AssumeRole", "*")), trust, null).allowed()).isFalse();
+    }
+
+    @Test
+    void aTrustPolicyMustAllowEvenInTheRolesAccount() throws Exception {
+        String roleArn = "arn:aws:iam::111111111111:role/worker";
+        Policy trustsAlice = Policy.parse(Policies.json("{'Statement':{'Effect':'Allow',"
+                + "'Principal':{'AWS':'arn:aws:iam::111111111111:user/alice'},'Action':'sts:AssumeRole'}}"), PolicyKind.TRUST);
+        Policy trustsAccount = Policy.parse(Policies.json("{'Statement':{'Effect':'Allow',"
+                + "'Principal':{'AWS':'111111111111'},'Action':'sts:AssumeRole'}}"), PolicyKind.TRUST);
+        RequestContext alice = Contexts.user(OWNER, "alice").action("sts:AssumeRole").resource(roleArn, OWNER).build();
+        RequestContext bob = Contexts.user(OWNER, "bob").action("sts:AssumeRole").resource(roleArn, OWNER).build();
+        Policy mayAssume = allowIdentity("sts:AssumeRole", roleArn);
+        assertThat(PolicyEvaluator.evaluate(alice, List.of(), trustsAlice, null).allowed()).isTrue();
+        assertThat(PolicyEvaluator.evaluate(bob, List.of(mayAssume), trustsAlice, null).reason())
+                .isEqualTo(Reason.NO_RESOURCE_POLICY_ALLOWS);
+        assertThat(PolicyEvaluator.evaluate(bob, List.of(), trustsAccount, null).reason()).isEqualTo(Reason.NO_IDENTITY_POLICY_ALLOWS);
+        assertThat(PolicyEvaluator.evaluate(bob, List.of(mayAssume), trustsAccount, null).allowed()).isTrue();
+        RequestContext root = Contexts.root(OWNER).action("sts:AssumeRole").resource(roleArn, OWNER).build();
+        assertThat(PolicyEvaluator.evaluate(root, List.of(), trustsAlice, null).allowed()).isFalse();
     }
 
     @Test
