@@ -109,6 +109,10 @@ final class PolicyParser {
             if (principal != null && notPrincipal != null) {
                 throw new PolicyException("Only one of Principal and NotPrincipal is allowed in " + where);
             }
+            if (notPrincipal != null && (effect != Effect.DENY || kind == PolicyKind.TRUST)) {
+                throw new PolicyException("NotPrincipal is supported only with Effect Deny in a resource policy ("
+                        + where + ")");
+            }
             principals = principals(principal != null ? principal : notPrincipal,
                     principal != null ? "Principal" : "NotPrincipal", where);
         } else if (kind.principalRequired) {

@@ -136,6 +136,42 @@ public final class Principals {
         return best;
     }
 
+    /**
+     * NotPrincipal: whether every facet of the caller is named, so that the statement leaves it out.
+     * AWS checks a caller as its account, then its user; an assumed-role session as its account, its
+     * role, then the session: a NotPrincipal naming the user but not the account still covers the
+     * user (which is why AWS says to list the account too).
+     */
+    boolean namesEveryFacet(RequestContext c) {
+        if (everyone) {
+            return true;
+        }
+        if (c.isAnonymous()) {
+            return false;
+        }
+        if (c.principalType() == PrincipalType.SERVICE) {
+            return match(c) != Match.NONE;
+        }
+        if (!named(c, Kind.ACCOUNT)) {
+            return false;
+        }
+        return switch (c.principalType()) {
+            case USER -> named(c, Kind.USER) || named(c, Kind.USER_ID);
+            case ASSUMED_ROLE -> (named(c, Kind.ROLE) || named(c, Kind.ROLE_ID)) && named(c, Kind.SESSION);
+            case FEDERATED_USER -> named(c, Kind.FEDERATED_USER);
+            default -> true;
+        };
+    }
+
+    private boolean named(RequestContext c, Kind facet) {
+        for (Entry e : aws) {
+            if (e.kind() == facet && matchOne(e, c) != Match.NONE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static Match matchOne(Entry e, RequestContext c) {
         String arn = c.principalArn();
         return switch (e.kind()) {

@@ -74,11 +74,10 @@ public final class Statement {
         if (principals == null) {
             return Principals.Match.GENERAL;
         }
-        Principals.Match m = principals.match(c);
         if (notPrincipal) {
-            return m == Principals.Match.NONE ? Principals.Match.GENERAL : Principals.Match.NONE;
+            return principals.namesEveryFacet(c) ? Principals.Match.NONE : Principals.Match.GENERAL;
         }
-        return m;
+        return principals.match(c);
     }
 
     /** Action, resource and conditions (not the principal). */

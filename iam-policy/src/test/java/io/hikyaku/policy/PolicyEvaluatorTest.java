@@ -161,18 +161,36 @@ class PolicyEvaluatorTest {
     @Test
     void notPrincipalNotActionNotResource() {
         Policy identity = allowIdentity("sqs:*", "*");
-        Policy lockdown = Policies.resource("{'Statement':[{'Effect':'Deny','NotPrincipal':{'AWS':'arn:aws:iam::111111111111:user/admin'},"
+        Policy lockdown = Policies.resource("{'Statement':[{'Effect':'Deny','NotPrincipal':{'AWS':['arn:aws:iam::111111111111:user/admin','111111111111']},"
                 + "'NotAction':['sqs:Get*','sqs:Receive*'],'NotResource':'arn:aws:sqs:*:*:public-*'}]}");
         assertThat(eval(Contexts.user(OWNER, "alice"), List.of(identity), lockdown).reason()).isEqualTo(Reason.EXPLICIT_DENY_IN_RESOURCE_POLICY);
         assertThat(eval(Contexts.user(OWNER, "admin"), List.of(identity), lockdown).allowed()).isTrue();
         assertThat(eval(Contexts.user(OWNER, "alice").action("sqs:GetQueueAttributes"), List.of(identity), lockdown).allowed()).isTrue();
         assertThat(eval(Contexts.user(OWNER, "alice").resource("arn:aws:sqs:us-east-1:111111111111:public-x", OWNER),
                 List.of(identity), lockdown).allowed()).isTrue();
-        // NotPrincipal in an Allow statement: everyone else, the anonymous caller included
-        Policy allowOthers = Policies.resource("{'Statement':{'Effect':'Allow','NotPrincipal':{'AWS':'333333333333'},"
-                + "'Action':'sqs:SendMessage','Resource':'*'}}");
-        assertThat(eval(Contexts.anonymous(), List.of(), allowOthers).allowed()).isTrue();
-        assertThat(eval(Contexts.user("333333333333", "eve"), List.of(identity), allowOthers).allowed()).isFalse();
+    }
+
+    @Test
+    void notPrincipalLeavesOutOnlyCallersWhoseEveryFacetIsNamed() {
+        Policy identity = allowIdentity("sqs:*", "*");
+        Policy userOnly = Policies.resource("{'Statement':{'Effect':'Deny','NotPrincipal':{'AWS':"
+                + "'arn:aws:iam::111111111111:user/admin'},'Action':'sqs:*','Resource':'*'}}");
+        Policy userAndAccount = Policies.resource("{'Statement':{'Effect':'Deny','NotPrincipal':{'AWS':"
+                + "['arn:aws:iam::111111111111:user/admin','111111111111']},'Action':'sqs:*','Resource':'*'}}");
+        Policy roleAndAccount = Policies.resource("{'Statement':{'Effect':'Deny','NotPrincipal':{'AWS':"
+                + "['arn:aws:iam::111111111111:role/worker','arn:aws:iam::111111111111:root']},'Action':'sqs:*','Resource':'*'}}");
+        Policy roleSessionAndAccount = Policies.resource("{'Statement':{'Effect':'Deny','NotPrincipal':{'AWS':"
+                + "['arn:aws:iam::111111111111:role/worker','arn:aws:sts::111111111111:assumed-role/worker/s1','111111111111']},"
+                + "'Action':'sqs:*','Resource':'*'}}");
+        Contexts admin = Contexts.user(OWNER, "admin");
+        assertThat(eval(admin, List.of(identity), userOnly).reason()).isEqualTo(Reason.EXPLICIT_DENY_IN_RESOURCE_POLICY);
+        assertThat(eval(admin, List.of(identity), userAndAccount).allowed()).isTrue();
+        assertThat(eval(Contexts.user(OWNER, "alice"), List.of(identity), userAndAccount).allowed()).isFalse();
+        assertThat(eval(Contexts.root(OWNER), List.of(), userAndAccount).allowed()).isTrue();
+        assertThat(eval(Contexts.session(OWNER, "worker", "s1"), List.of(identity), roleAndAccount).allowed()).isFalse();
+        assertThat(eval(Contexts.session(OWNER, "worker", "s1"), List.of(identity), roleSessionAndAccount).allowed()).isTrue();
+        assertThat(eval(Contexts.session(OWNER, "worker", "s2"), List.of(identity), roleSessionAndAccount).allowed()).isFalse();
+        assertThat(eval(Contexts.anonymous(), List.of(), userAndAccount).reason()).isEqualTo(Reason.EXPLICIT_DENY_IN_RESOURCE_POLICY);
     }
 
     @Test

@@ -74,6 +74,7 @@ class PolicyGrammarTest {
         bad IPv6                        | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'*','Condition':{'IpAddress':{'aws:SourceIp':'2001:db8::1::2'}}}} | Invalid IP address or CIDR block
         ARN operator without ARN        | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'*','Condition':{'ArnEquals':{'aws:SourceArn':'orders'}}}} | Invalid ARN in condition
         unterminated variable           | {'Version':'2012-10-17','Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'arn:aws:sqs:*:*:${aws:username'}} | Unterminated policy variable
+        NotPrincipal with Allow         | {'Statement':{'Effect':'Allow','NotPrincipal':{'AWS':'111111111111'},'Action':'*','Resource':'*'}} | NotPrincipal is supported only with Effect Deny
         duplicate Sid                   | {'Statement':[{'Sid':'a','Effect':'Allow','Principal':'*','Action':'*','Resource':'*'},{'Sid':'a','Effect':'Deny','Principal':'*','Action':'*','Resource':'*'}]} | Duplicate Sid "a"
         """)
     void refusedAsResourcePolicy(String name, String document, String reason) {
@@ -93,6 +94,12 @@ class PolicyGrammarTest {
         assertThat(Policy.parse(trust, PolicyKind.TRUST).statements().get(0).resources()).isEmpty();
         assertThatThrownBy(() -> Policy.parse(json("{'Statement':{'Effect':'Allow','Action':'*'}}"), PolicyKind.IDENTITY))
                 .hasMessageContaining("Exactly one of Resource and NotResource");
+    }
+
+    @Test
+    void trustPoliciesTakeNoNotPrincipal() {
+        assertThatThrownBy(() -> Policy.parse(json("{'Statement':{'Effect':'Deny','NotPrincipal':{'AWS':'111111111111'},"
+                + "'Action':'sts:AssumeRole'}}"), PolicyKind.TRUST)).hasMessageContaining("NotPrincipal is supported only");
     }
 
     @Test
