@@ -4,7 +4,6 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -137,11 +136,11 @@ enum ConditionOperator {
                 return p::matches;
             }
             case NULL -> {
+                // Condition tests presence itself; the value only has to be a boolean
                 if (!policyValue.equalsIgnoreCase("true") && !policyValue.equalsIgnoreCase("false")) {
                     throw invalid(policyValue, "true or false");
                 }
-                boolean absent = policyValue.equalsIgnoreCase("true");
-                return (r, c) -> absent == (r == null);
+                return (r, c) -> false;
             }
             default -> throw new IllegalStateException(type.name());
         }
@@ -184,9 +183,5 @@ enum ConditionOperator {
     @Override
     public String toString() {
         return policyName;
-    }
-
-    String lowerName() {
-        return policyName.toLowerCase(Locale.ROOT);
     }
 }

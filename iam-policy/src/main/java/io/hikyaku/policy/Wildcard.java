@@ -35,10 +35,6 @@ final class Wildcard {
         return source;
     }
 
-    boolean isVariableFree() {
-        return fixed != null;
-    }
-
     /**
      * @param wildcards whether {@code *} and {@code ?} are wildcards here (StringLike, Resource...) or
      *                  literal characters (StringEquals)
