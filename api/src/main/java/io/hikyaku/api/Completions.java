@@ -21,7 +21,7 @@ final class Completions {
                 r.run();
             } catch (RuntimeException e) {
                 // One client's completion must not stop the others.
-                System.err.println("hikyaku-api: completion failed: " + e);
+                org.slf4j.LoggerFactory.getLogger(Completions.class).warn("A completion failed", e);
             }
         }
         pending.clear();

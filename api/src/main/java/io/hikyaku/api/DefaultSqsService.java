@@ -12,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** The SqsService: dispatches the 23 actions and drives engine timers and long-poll deadlines. */
-final class DefaultSqsService implements SqsService {
+final class DefaultSqsService implements SqsService, ServiceView {
 
     static final String DEFAULT_REGION = "us-east-1";
 
@@ -140,8 +140,24 @@ final class DefaultSqsService implements SqsService {
         return next[0];
     }
 
+    @Override
+    public java.util.List<io.hikyaku.engine.QueueSnapshot> queueSnapshots() {
+        return gate.read(QueueEngine::snapshot);
+    }
+
+    @Override
+    public java.util.List<io.hikyaku.engine.MoveTaskInfo> moveTasks() {
+        return gate.read(QueueEngine::moveTasks);
+    }
+
+    @Override
+    public void setEngineEvents(io.hikyaku.engine.EngineEvents events) {
+        gate.locked(() -> gate.engineUnderLock().setEvents(events));
+    }
+
     /** Parked long polls right now (for tests and metrics). */
-    int parkedReceives() {
+    @Override
+    public int parkedReceives() {
         int[] n = new int[1];
         gate.locked(() -> n[0] = receiver.parkedCount());
         return n[0];

@@ -105,7 +105,7 @@ final class EngineGate {
         }
         if (!(cause instanceof io.hikyaku.engine.store.StoreException)
                 && !(cause instanceof java.util.concurrent.CancellationException)) {
-            System.err.println("hikyaku-api: unexpected failure: " + cause);
+            org.slf4j.LoggerFactory.getLogger(EngineGate.class).error("Unexpected failure", cause);
         }
         return new ApiException("InternalError", "We encountered an internal error. Please try again.");
     }

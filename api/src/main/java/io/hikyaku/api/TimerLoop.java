@@ -50,7 +50,7 @@ final class TimerLoop {
                 next = round.getAsLong();
             } catch (RuntimeException e) {
                 // A failing round (e.g. store trouble) must not stop timers for good.
-                System.err.println("hikyaku-api: timer round failed: " + e);
+                org.slf4j.LoggerFactory.getLogger(TimerLoop.class).warn("Timer round failed", e);
                 next = clock.millis() + MAX_SLEEP_FAKE_MS;
             }
             plannedWake = next;

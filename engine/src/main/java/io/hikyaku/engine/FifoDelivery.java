@@ -27,13 +27,29 @@ final class FifoDelivery implements Delivery {
     private final Map<String, Group> groups = new HashMap<>();
     /** Ready groups by the seq of their oldest message. */
     private final TreeMap<Long, Group> ready = new TreeMap<>();
+    /** Groups with at least one message in flight (a CloudWatch metric), kept as inflight counts change. */
+    private long groupsWithInflight;
+
+    long groupsWithInflight() {
+        return groupsWithInflight;
+    }
+
+    private void inflightChanged(Group g, int delta) {
+        int before = g.inflight;
+        g.inflight += delta;
+        if (before == 0 && g.inflight > 0) {
+            groupsWithInflight++;
+        } else if (before > 0 && g.inflight == 0) {
+            groupsWithInflight--;
+        }
+    }
 
     @Override
     public void added(Message m) {
         Group g = groups.computeIfAbsent(m.groupId, Group::new);
         g.messages.put(m.seq, m);
         if (m.state == Message.State.INFLIGHT) {
-            g.inflight++;
+            inflightChanged(g, 1);
         }
         refresh(g);
     }
@@ -43,7 +59,7 @@ final class FifoDelivery implements Delivery {
         Group g = groups.get(m.groupId);
         g.messages.remove(m.seq);
         if (m.state == Message.State.INFLIGHT) {
-            g.inflight--;
+            inflightChanged(g, -1);
         }
         refresh(g);
         if (g.messages.isEmpty()) {
@@ -55,10 +71,10 @@ final class FifoDelivery implements Delivery {
     public void changed(Message m, Message.State before) {
         Group g = groups.get(m.groupId);
         if (before == Message.State.INFLIGHT) {
-            g.inflight--;
+            inflightChanged(g, -1);
         }
         if (m.state == Message.State.INFLIGHT) {
-            g.inflight++;
+            inflightChanged(g, 1);
         }
         refresh(g);
     }

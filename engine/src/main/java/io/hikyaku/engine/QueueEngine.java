@@ -42,6 +42,7 @@ public final class QueueEngine {
     /** Queues that gained visible messages outside tick (lazy timers, DLQ moves); tick reports them. */
     private final Set<QueueRef> pendingWakeups = new LinkedHashSet<>();
     private long queueIdCounter;
+    private EngineEvents events = EngineEvents.NONE;
 
     /** Loads all state from {@code store}; {@code defaultRegion} is used when a command gives none. */
     public QueueEngine(Store store, String defaultRegion) {
@@ -67,6 +68,11 @@ public final class QueueEngine {
         this.defaultRegion = defaultRegion;
         this.tasks = new MoveTasks(this);
         new Loader(this, store, loadedAt).load();
+    }
+
+    /** Where events that no result shows go (metrics); {@link EngineEvents#NONE} by default. */
+    public void setEvents(EngineEvents events) {
+        this.events = events == null ? EngineEvents.NONE : events;
     }
 
     // ---- loader hooks ----
@@ -416,6 +422,7 @@ public final class QueueEngine {
             scopeKey = q.settings.dedupPerGroup ? m.groupId() + "\0" + dedupId : dedupId;
             DedupEntry seen = q.dedup.get(scopeKey);
             if (seen != null && seen.expiresAt() > now) {
+                events.deduplicated(q.ref());
                 return new SendResult(seen.messageId(), seen.sequenceNumber());
             }
         }
@@ -485,6 +492,11 @@ public final class QueueEngine {
         }
         queues.reschedule(to);
         pendingWakeups.add(to.ref());
+        if (sourceArn != null) {
+            events.movedToDeadLetterQueue(from.ref(), to.ref());
+        } else {
+            events.movedByTask(from.ref(), to.ref());
+        }
     }
 
     /** ReceiveMessage (one attempt; the api does long polling). Empty list when nothing is visible. */
@@ -631,6 +643,24 @@ public final class QueueEngine {
         StoreBatch b = new StoreBatch();
         long moved = tasks.cancel(taskHandle, now, b);
         return commit(b, moved);
+    }
+
+    // ---- read-only views for metrics ------------------------------------------------------
+
+    /** Every queue as it stands, without processing due timers: a pure read that writes nothing. */
+    public List<QueueSnapshot> snapshot() {
+        List<QueueSnapshot> out = new ArrayList<>(queues.byId.size());
+        for (QueueState q : queues.byId.values()) {
+            long oldest = q.retention.isEmpty() ? -1 : q.retention.first().sentAt;
+            long groups = q.fifo ? q.fifoDelivery().groupsWithInflight() : 0;
+            out.add(new QueueSnapshot(q.accountId, q.name, q.fifo, q.visible, q.inflight, q.delayed, oldest, groups));
+        }
+        return out;
+    }
+
+    /** Every known message move task (running and finished), as ListMessageMoveTasks shows them. */
+    public List<MoveTaskInfo> moveTasks() {
+        return tasks.byId.values().stream().map(MoveTask::info).toList();
     }
 
     // ---- timers ---------------------------------------------------------------------------

@@ -1,0 +1,25 @@
+package io.hikyaku.api;
+
+import io.hikyaku.engine.EngineEvents;
+import io.hikyaku.engine.MoveTaskInfo;
+import io.hikyaku.engine.QueueSnapshot;
+import java.util.List;
+
+/**
+ * A read-only look into a running service, for metrics: every read is pure (it processes no timers
+ * and writes nothing) and holds the engine lock only for the copy.
+ */
+public interface ServiceView {
+
+    /** Every queue's counts. */
+    List<QueueSnapshot> queueSnapshots();
+
+    /** Every known message move task. */
+    List<MoveTaskInfo> moveTasks();
+
+    /** Long-polling receives waiting right now. */
+    int parkedReceives();
+
+    /** Where the engine reports what no result shows (dedup hits, dead-letter moves). */
+    void setEngineEvents(EngineEvents events);
+}

@@ -1,0 +1,19 @@
+package io.hikyaku.engine;
+
+/**
+ * Things the engine does that no request or result shows (for metrics). Called under the engine's
+ * lock, synchronously: implementations must be quick and must not call the engine.
+ */
+public interface EngineEvents {
+
+    EngineEvents NONE = new EngineEvents() { };
+
+    /** A FIFO send was accepted as a duplicate within the deduplication interval (nothing stored). */
+    default void deduplicated(QueueRef queue) { }
+
+    /** A message received too often moved from {@code source} to its dead-letter queue {@code deadLetterQueue}. */
+    default void movedToDeadLetterQueue(QueueRef source, QueueRef deadLetterQueue) { }
+
+    /** A message move task moved one message from {@code source} to {@code destination}. */
+    default void movedByTask(QueueRef source, QueueRef destination) { }
+}
