@@ -383,6 +383,47 @@ public final class RocksDbStore implements Store {
         return options;
     }
 
+    /** Tells {@code observer} each WAL sync's group size and duration (metrics). */
+    public void observeSyncs(SyncObserver observer) {
+        syncer.observe(observer);
+    }
+
+    /**
+     * Size and health numbers for metrics: bytes of table files (live and total, including obsolete
+     * files not yet deleted), WAL bytes, memtable bytes, pending compaction bytes, background errors,
+     * and whether writes are stopped (1) or not (0). Summed over the store's column families.
+     */
+    public java.util.Map<String, Long> healthStats() {
+        String[] summed = {"rocksdb.live-sst-files-size", "rocksdb.total-sst-files-size",
+                "rocksdb.cur-size-all-mem-tables", "rocksdb.estimate-pending-compaction-bytes",
+                "rocksdb.num-running-compactions", "rocksdb.num-running-flushes"};
+        String[] global = {"rocksdb.background-errors", "rocksdb.is-write-stopped", "rocksdb.live-wal-files-size"};
+        java.util.Map<String, Long> stats = new java.util.LinkedHashMap<>();
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            for (String property : summed) {
+                long total = 0;
+                for (ColumnFamilyHandle cf : open.storeFamilies()) {
+                    total += open.db.getLongProperty(cf, property);
+                }
+                stats.put(property, total);
+            }
+            for (String property : global) {
+                try {
+                    stats.put(property, open.db.getLongProperty(property));
+                } catch (RocksDBException unknownProperty) {
+                    // older RocksDB builds lack some properties: leave them out
+                }
+            }
+            return stats;
+        } catch (RocksDBException e) {
+            throw new StoreException("cannot read store statistics: " + e.getMessage(), e);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
     /** How many WAL fsyncs the store has done (for measurements). */
     public long walSyncCount() {
         return syncer.syncCount();

@@ -43,6 +43,8 @@ final class Syncer {
     private boolean kicked;
     private long lastSyncStart = System.nanoTime();
     private final AtomicLong syncs = new AtomicLong();
+    /** Told each sync's group size and duration (metrics); set once the store is open. */
+    private volatile SyncObserver observer = SyncObserver.NONE;
     private final Thread thread;
 
     Syncer(WalSync sync, Durability durability, long intervalMillis, long startSequence) {
@@ -93,6 +95,10 @@ final class Syncer {
         } finally {
             lock.unlock();
         }
+    }
+
+    void observe(SyncObserver value) {
+        observer = value == null ? SyncObserver.NONE : value;
     }
 
     long syncCount() {
@@ -155,7 +161,7 @@ final class Syncer {
         try {
             beforeSync.run();
         } catch (RuntimeException | Error e) {
-            System.err.println("hikyaku-store: applying queued writes failed: " + e);
+            org.slf4j.LoggerFactory.getLogger(Syncer.class).error("Applying queued writes failed", e);
         }
     }
 
@@ -178,7 +184,8 @@ final class Syncer {
     }
 
     private void syncAndComplete(List<Pending> group, long upTo) {
-        lastSyncStart = System.nanoTime();
+        long started = System.nanoTime();
+        lastSyncStart = started;
         Throwable failure = null;
         try {
             sync.syncWal(upTo);
@@ -186,6 +193,11 @@ final class Syncer {
             syncs.incrementAndGet();
         } catch (Exception | Error e) {
             failure = e;
+        }
+        if (failure == null) {
+            observer.synced(group.size(), System.nanoTime() - started);
+        } else {
+            org.slf4j.LoggerFactory.getLogger(Syncer.class).error("Write-ahead log sync failed; {} write(s) fail", group.size(), failure);
         }
         for (Pending p : group) {
             if (failure == null) {
