@@ -1,6 +1,17 @@
 package io.hikyaku.server;
 
+import io.hikyaku.api.ServiceView;
 import io.hikyaku.api.SqsService;
+import io.hikyaku.engine.QueueSnapshot;
+import io.hikyaku.metrics.HikyakuMetrics;
+import io.hikyaku.metrics.RequestObserver;
+import io.hikyaku.server.cli.Version;
+import io.hikyaku.server.logging.AccessLog;
+import io.hikyaku.server.storage.StoreMetrics;
+import io.hikyaku.store.rocksdb.RocksDbStore;
+import io.micrometer.core.instrument.Gauge;
+import java.util.ArrayList;
+import java.util.List;
 import io.hikyaku.api.SqsServices;
 import io.hikyaku.protocol.ProtocolCodec;
 import io.hikyaku.server.admin.AdminEndpoint;
@@ -57,8 +68,10 @@ public final class HikyakuServer implements AutoCloseable {
     private volatile int port;
     private ExecutorService adminWorker;
     private AdminFile adminFile;
+    private final HikyakuMetrics metrics;
+    private final long startedNanos = System.nanoTime();
 
-    private HikyakuServer(ServerConfig config, SqsService service, StoreHealth storeHealth, Backups backups) {
+    private HikyakuServer(ServerConfig config, SqsService service, StoreHealth storeHealth, Backups backups, RocksDbStore rocks) {
         this.config = config;
         this.service = service;
         this.storeHealth = storeHealth;
@@ -68,6 +81,22 @@ public final class HikyakuServer implements AutoCloseable {
                 NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(ioThreads(), new DefaultThreadFactory("hikyaku-io", true),
                 NioIoHandler.newFactory());
+        this.metrics = new HikyakuMetrics(config.clock());
+        if (service instanceof ServiceView view) {
+            metrics.watch(view);
+        }
+        Gauge.builder("hikyaku.connections.open", state, s -> s.channels().size())
+                .description("Open client connections").register(metrics.registry());
+        Gauge.builder("hikyaku.requests.in.flight", state, ServerState::inFlight)
+                .description("Requests being served (parked long polls included)").register(metrics.registry());
+        if (storeHealth != null) {
+            StoreMetrics.bind(metrics, storeHealth, rocks);
+        }
+    }
+
+    /** The server's metrics (what {@code GET /metrics} shows). */
+    public HikyakuMetrics metrics() {
+        return metrics;
     }
 
     /**
@@ -83,22 +112,23 @@ public final class HikyakuServer implements AutoCloseable {
             store.health().close();
             throw e;
         }
-        return start(config, Codecs.standard(), service, store.health(), store.backups());
+        return start(config, Codecs.standard(), service, store.health(), store.backups(), store.rocks());
     }
 
     /** Starts serving {@code service} (which the server then owns and closes) through {@code codec}. */
     public static HikyakuServer start(ServerConfig config, ProtocolCodec codec, SqsService service) {
-        return start(config, codec, service, null, null);
+        return start(config, codec, service, null, null, null);
     }
 
     private static HikyakuServer start(ServerConfig config, ProtocolCodec codec, SqsService service,
-                                       StoreHealth storeHealth, Backups backups) {
-        HikyakuServer server = new HikyakuServer(config, service, storeHealth, backups);
+                                       StoreHealth storeHealth, Backups backups, RocksDbStore rocks) {
+        HikyakuServer server = new HikyakuServer(config, service, storeHealth, backups, rocks);
         try {
             server.bind(codec);
             new QueueBootstrap(service, config.accountId(), config.region(), server.defaultBaseUrl())
                     .createAll(config.queues());
             server.publishAdminFile();
+            server.logStarted();
             return server;
         } catch (RuntimeException | Error e) {
             server.close();
@@ -116,8 +146,13 @@ public final class HikyakuServer implements AutoCloseable {
             admin = new AdminEndpoint(adminFile.token(), backups, adminWorker);
         }
         StoreHealth health = storeHealth;
+        List<RequestObserver> observers = new ArrayList<>();
+        observers.add(metrics.requests());
+        if (config.accessLog()) {
+            observers.add(new AccessLog());
+        }
         RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving,
-                () -> health == null ? null : health.problem(), admin);
+                () -> health == null ? null : health.problem(), admin).observe(metrics, observers, Version.current());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
@@ -132,6 +167,28 @@ public final class HikyakuServer implements AutoCloseable {
         port = ((InetSocketAddress) listener.localAddress()).getPort();
         workers.scheduleAtFixedRate(idleConnections::sweep, IdleConnections.SWEEP_MILLIS, IdleConnections.SWEEP_MILLIS,
                 TimeUnit.MILLISECONDS);
+    }
+
+    /** The start summary: what was loaded, the settings in force, where it listens. */
+    private void logStarted() {
+        long queues = 0;
+        long messages = 0;
+        if (service instanceof ServiceView view) {
+            for (QueueSnapshot q : view.queueSnapshots()) {
+                queues++;
+                messages += q.visible() + q.notVisible() + q.delayed();
+            }
+        }
+        String storage = config.storage() == StorageMode.MEMORY ? "memory"
+                : "rocksdb in " + config.dataDir().toAbsolutePath() + ", durability " + config.durability().name().toLowerCase(java.util.Locale.ROOT);
+        LOG.info("Hikyaku {} started in {} ms: {} queue(s) and {} message(s) loaded; listening on {}; advertised URL {}; "
+                        + "storage {}; account {}, region {}; max body {} bytes; log format {}, access log {}; "
+                        + "{} queue(s) from the config; metrics at {}/metrics",
+                Version.current(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos), queues, messages,
+                listener.localAddress(), config.advertisedUrl() != null ? config.advertisedUrl() : "(from each request's Host header)",
+                storage, config.accountId(), config.region(), config.maxBodyBytes(),
+                config.logFormat().name().toLowerCase(java.util.Locale.ROOT), config.accessLog() ? "on" : "off",
+                config.queues().size(), endpoint());
     }
 
     /** Runs the idle-connection sweep now (tests advance the clock instead of waiting for the timer). */
@@ -210,6 +267,8 @@ public final class HikyakuServer implements AutoCloseable {
             state.channels().close().awaitUninterruptibly(2, TimeUnit.SECONDS);
             acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            metrics.close();
+            LOG.info("Hikyaku stopped after {} s", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNanos));
         } finally {
             terminated.countDown();
         }

@@ -4,6 +4,8 @@ import static io.hikyaku.server.cli.Flags.valued;
 
 import io.hikyaku.server.DurabilityMode;
 import io.hikyaku.server.HikyakuServer;
+import io.hikyaku.server.LogFormat;
+import io.hikyaku.server.logging.LogSetup;
 import io.hikyaku.server.ServerConfig;
 import io.hikyaku.server.StorageMode;
 import io.hikyaku.server.config.ConfigFile;
@@ -30,7 +32,9 @@ final class ServeCommand implements Subcommand {
             valued("storage", "MODE", "rocksdb or memory (default rocksdb; env HIKYAKU_STORAGE)."),
             valued("data-dir", "DIR", "RocksDB data directory (default ./data; env HIKYAKU_DATA_DIR)."),
             valued("durability", "MODE", "fsync, batch or none (default fsync; env HIKYAKU_DURABILITY)."),
-            valued("max-body-bytes", "BYTES", "Largest request body accepted (default 4194304; env HIKYAKU_MAX_BODY_BYTES)."));
+            valued("max-body-bytes", "BYTES", "Largest request body accepted (default 4194304; env HIKYAKU_MAX_BODY_BYTES)."),
+            valued("log-format", "FORMAT", "text or json: how log lines are written (default text; env HIKYAKU_LOG_FORMAT)."),
+            valued("access-log", "ON_OFF", "on: one log line per request (default off; env HIKYAKU_ACCESS_LOG)."));
 
     private final Map<String, String> env;
 
@@ -63,13 +67,27 @@ final class ServeCommand implements Subcommand {
         ConfigFile file = configFile == null ? ConfigFile.EMPTY : ConfigFile.load(configFile);
         Settings given = new Settings(flags.string("host"), flags.integer("port"), flags.string("account-id"),
                 flags.string("region"), flags.string("advertised-url"), flags.choice("storage", StorageMode.class),
-                flags.path("data-dir"), flags.choice("durability", DurabilityMode.class), flags.integer("max-body-bytes"));
+                flags.path("data-dir"), flags.choice("durability", DurabilityMode.class), flags.integer("max-body-bytes"),
+                flags.choice("log-format", LogFormat.class), onOff(flags, "access-log"));
         return ConfigResolver.resolve(ServerConfig.defaults(), file, EnvironmentSettings.from(env), given);
+    }
+
+    private static Boolean onOff(Flags flags, String name) {
+        String v = flags.string(name);
+        if (v == null) {
+            return null;
+        }
+        return switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "on", "true", "yes" -> Boolean.TRUE;
+            case "off", "false", "no" -> Boolean.FALSE;
+            default -> throw new UsageException("invalid value for --" + name + ": '" + v + "' (expected on or off)");
+        };
     }
 
     @Override
     public int run(Flags flags, PrintWriter out) throws InterruptedException {
         ServerConfig config = resolveConfig(flags);
+        LogSetup.apply(config.logFormat(), config.accessLog());
         HikyakuServer server = HikyakuServer.start(config);
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "hikyaku-shutdown"));
         out.println("hikyaku " + Version.current() + " serving SQS at " + server.endpoint()

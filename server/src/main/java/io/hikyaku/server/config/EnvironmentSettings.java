@@ -18,7 +18,9 @@ public final class EnvironmentSettings {
                 SettingValues.storage("HIKYAKU_STORAGE", value(env, "HIKYAKU_STORAGE")),
                 path(value(env, "HIKYAKU_DATA_DIR")),
                 SettingValues.durability("HIKYAKU_DURABILITY", value(env, "HIKYAKU_DURABILITY")),
-                SettingValues.integer("HIKYAKU_MAX_BODY_BYTES", value(env, "HIKYAKU_MAX_BODY_BYTES")));
+                SettingValues.integer("HIKYAKU_MAX_BODY_BYTES", value(env, "HIKYAKU_MAX_BODY_BYTES")),
+                SettingValues.logFormat("HIKYAKU_LOG_FORMAT", value(env, "HIKYAKU_LOG_FORMAT")),
+                SettingValues.onOff("HIKYAKU_ACCESS_LOG", value(env, "HIKYAKU_ACCESS_LOG")));
     }
 
     /** Unset and empty both mean "not given". */

@@ -1,6 +1,7 @@
 package io.hikyaku.server.config;
 
 import io.hikyaku.server.DurabilityMode;
+import io.hikyaku.server.LogFormat;
 import io.hikyaku.server.StorageMode;
 import java.util.Locale;
 
@@ -43,6 +44,29 @@ final class SettingValues {
             case "rocksdb" -> StorageMode.ROCKSDB;
             case "memory" -> StorageMode.MEMORY;
             default -> throw new ConfigException(source + ": storage must be rocksdb or memory, got " + text);
+        };
+    }
+
+    static LogFormat logFormat(String source, String text) {
+        if (text == null) {
+            return null;
+        }
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "text" -> LogFormat.TEXT;
+            case "json" -> LogFormat.JSON;
+            default -> throw new ConfigException(source + ": log format must be text or json, got " + text);
+        };
+    }
+
+    /** on / off (true / false, yes / no also accepted). */
+    static Boolean onOff(String source, String text) {
+        if (text == null) {
+            return null;
+        }
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "on", "true", "yes" -> Boolean.TRUE;
+            case "off", "false", "no" -> Boolean.FALSE;
+            default -> throw new ConfigException(source + ": must be on or off, got " + text);
         };
     }
 

@@ -1,6 +1,7 @@
 package io.hikyaku.server.config;
 
 import io.hikyaku.server.DurabilityMode;
+import io.hikyaku.server.LogFormat;
 import io.hikyaku.server.ServerConfig;
 import io.hikyaku.server.StorageMode;
 import java.nio.file.Path;
@@ -10,9 +11,10 @@ import java.nio.file.Path;
  * Sources are layered with {@link #applyTo}: defaults &lt; file &lt; environment &lt; flags.
  */
 public record Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
-                       StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes) {
+                       StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
+                       LogFormat logFormat, Boolean accessLog) {
 
-    public static final Settings NONE = new Settings(null, null, null, null, null, null, null, null, null);
+    public static final Settings NONE = new Settings(null, null, null, null, null, null, null, null, null, null, null);
 
     /** {@code base} with every setting given here replacing base's. */
     public ServerConfig applyTo(ServerConfig base) {
@@ -26,6 +28,8 @@ public record Settings(String host, Integer port, String accountId, String regio
         if (dataDir != null) c = c.withDataDir(dataDir);
         if (durability != null) c = c.withDurability(durability);
         if (maxBodyBytes != null) c = c.withMaxBodyBytes(maxBodyBytes);
+        if (logFormat != null) c = c.withLogFormat(logFormat);
+        if (accessLog != null) c = c.withAccessLog(accessLog);
         return c;
     }
 }

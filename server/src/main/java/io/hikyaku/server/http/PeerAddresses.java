@@ -8,6 +8,14 @@ final class PeerAddresses {
 
     private PeerAddresses() {}
 
+    /** The peer's IP address as text, or null (e.g. a test channel). */
+    static String ipOf(Channel channel) {
+        if (channel.remoteAddress() instanceof InetSocketAddress remote && remote.getAddress() != null) {
+            return remote.getAddress().getHostAddress();
+        }
+        return null;
+    }
+
     /**
      * True for a loopback peer, or a peer whose address is the one it connected to (a client on this
      * machine talking to a server bound to a specific non-loopback address).

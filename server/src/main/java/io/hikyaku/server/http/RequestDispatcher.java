@@ -18,6 +18,10 @@ import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import io.hikyaku.server.admin.AdminEndpoint;
+import io.hikyaku.metrics.Exchange;
+import io.hikyaku.metrics.HikyakuMetrics;
+import io.hikyaku.metrics.RequestObserver;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +43,10 @@ public final class RequestDispatcher {
     private final BooleanSupplier serving;
     private final Supplier<String> storeProblem;
     private final AdminEndpoint admin;
+    /** Set once before serving ({@link #observe}); null = no /metrics and no observers. */
+    private HikyakuMetrics metrics;
+    private List<RequestObserver> observers = List.of();
+    private String version = "unknown";
 
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving) {
         this(codec, service, contexts, serving, () -> null, null);
@@ -59,6 +67,17 @@ public final class RequestDispatcher {
     }
 
     /**
+     * Serves {@code GET /metrics} from {@code metrics} (may be null) and tells {@code observers} every
+     * request's outcome (metrics, the access log). Call before serving.
+     */
+    public RequestDispatcher observe(HikyakuMetrics metrics, List<RequestObserver> observers, String version) {
+        this.metrics = metrics;
+        this.observers = List.copyOf(observers);
+        this.version = version;
+        return this;
+    }
+
+    /**
      * @param encoder where results are encoded (the connection's event loop, so service threads
      *                only hand over)
      */
@@ -68,6 +87,21 @@ public final class RequestDispatcher {
 
     /** @param fromThisHost the peer is this machine (loopback or the address it connected to); admin needs it */
     public InFlight dispatch(HttpRequestData raw, String requestId, Executor encoder, boolean fromThisHost) {
+        return dispatch(raw, requestId, encoder, fromThisHost, null);
+    }
+
+    /** @param peer the client's IP address (for the access log and the active-consumer count), or null */
+    public InFlight dispatch(HttpRequestData raw, String requestId, Executor encoder, boolean fromThisHost, String peer) {
+        if (isRoot(raw)) {
+            return done(root());
+        }
+        if (isMetrics(raw)) {
+            if (metrics == null) {
+                return done(new HttpResponseData(404, JSON, "{\"error\":\"metrics are off\"}".getBytes(StandardCharsets.UTF_8)));
+            }
+            HikyakuMetrics.Scrape scrape = metrics.scrape(raw.header("accept"));
+            return done(new HttpResponseData(200, Map.of("content-type", scrape.contentType()), scrape.body()));
+        }
         if (isHealthCheck(raw)) {
             return new InFlight(CompletableFuture.completedFuture(health(raw.path().equals(READY_PATH))), null);
         }
@@ -78,14 +112,16 @@ public final class RequestDispatcher {
             }
             return new InFlight(admin.handle(raw, fromThisHost), null);
         }
+        long start = System.nanoTime();
         ApiRequest decoded;
         try {
             decoded = codec.decode(raw);
         } catch (ApiException e) {
-            return done(safeError(raw, null, e, requestId));
+            return done(observed(exchange(start, requestId, null, raw, peer), safeError(raw, null, e, requestId), e.errorType(), null, false));
         } catch (RuntimeException e) {
-            return done(internalError(raw, null, e, requestId));
+            return done(observed(exchange(start, requestId, null, raw, peer), internalError(raw, null, e, requestId), INTERNAL, null, true));
         }
+        Exchange exchange = exchange(start, requestId, decoded, raw, peer);
         CompletableFuture<ObjectNode> call;
         try {
             CallContext context = contexts.create(raw, requestId);
@@ -94,31 +130,89 @@ public final class RequestDispatcher {
                 throw new IllegalStateException("service returned no future for " + decoded.action());
             }
         } catch (ApiException e) {
-            return done(safeError(raw, decoded, e, requestId));
+            return done(observed(exchange, safeError(raw, decoded, e, requestId), e.errorType(), null, false));
         } catch (RuntimeException e) {
-            return done(internalError(raw, decoded, e, requestId));
+            return done(observed(exchange, internalError(raw, decoded, e, requestId), INTERNAL, null, true));
         }
         // What encoding needs, without the request's headers, body and input tree: a parked long
         // poll keeps this for up to 20 s, so it should hold as little as possible.
         ApiRequest shape = new ApiRequest(decoded.action(), null, decoded.protocol(), decoded.acceptJson(), decoded.path());
         CompletableFuture<HttpResponseData> response =
-                call.handleAsync((result, failure) -> encode(null, shape, result, failure, requestId), encoder);
+                call.handleAsync((result, failure) -> encode(exchange, shape, result, failure, requestId), encoder);
         return new InFlight(response, call);
     }
 
-    private HttpResponseData encode(HttpRequestData raw, ApiRequest decoded, ObjectNode result, Throwable failure, String requestId) {
+    private static final String INTERNAL = "InternalError";
+
+    private HttpResponseData encode(Exchange exchange, ApiRequest decoded, ObjectNode result, Throwable failure, String requestId) {
         if (failure == null) {
             try {
-                return codec.encodeResult(decoded, result, requestId);
+                return observed(exchange, codec.encodeResult(decoded, result, requestId), null, result, false);
             } catch (RuntimeException e) {
-                return internalError(raw, decoded, e, requestId);
+                return observed(exchange, internalError(null, decoded, e, requestId), INTERNAL, null, true);
             }
         }
         Throwable cause = unwrap(failure);
         if (cause instanceof ApiException api) {
-            return safeError(raw, decoded, api, requestId);
+            return observed(exchange, safeError(null, decoded, api, requestId), api.errorType(), null, false);
         }
-        return internalError(raw, decoded, cause, requestId);
+        return observed(exchange, internalError(null, decoded, cause, requestId), INTERNAL, null, cause instanceof CancellationException ? false : true);
+    }
+
+    /** What observers need of a request, or null when nobody observes (the common cheap path). */
+    private Exchange exchange(long start, String requestId, ApiRequest decoded, HttpRequestData raw, String peer) {
+        if (observers.isEmpty()) {
+            return null;
+        }
+        String principal = CallContextFactory.accessKeyFromAuthorization(raw.header("authorization"));
+        if (principal == null) {
+            principal = CallContextFactory.accessKeyFromQuery(raw.rawQuery());
+        }
+        return Exchange.begin(start, requestId, decoded, raw.path(), principal, peer);
+    }
+
+    /**
+     * Tells the observers and logs a warning for every 5xx answer (the internal errors that were
+     * logged with their stack already are not logged twice).
+     */
+    private HttpResponseData observed(Exchange exchange, HttpResponseData response, String errorCode, ObjectNode result,
+                                      boolean logged) {
+        if (response.status() >= 500 && !logged) {
+            LOG.warn("Request {} ({}) answered {} {}", exchange == null ? "-" : exchange.requestId(),
+                    exchange == null ? "-" : exchange.action(), response.status(), errorCode);
+        }
+        if (exchange != null) {
+            long end = System.nanoTime();
+            for (RequestObserver o : observers) {
+                try {
+                    o.completed(exchange, response.status(), errorCode, result, end);
+                } catch (RuntimeException e) {
+                    LOG.warn("A request observer failed", e);
+                }
+            }
+        }
+        return response;
+    }
+
+    /** {@code GET /}: what this is and where to look, instead of an SQS error for a missing Action. */
+    private HttpResponseData root() {
+        String problem = storeProblem.get();
+        String status = !serving.getAsBoolean() ? "stopping" : problem != null ? "degraded" : "ok";
+        com.fasterxml.jackson.databind.node.ObjectNode body = FAILURE_JSON.createObjectNode()
+                .put("service", "hikyaku").put("version", version).put("status", status);
+        body.putObject("links").put("health", "/health").put("ready", READY_PATH)
+                .put("metrics", metrics == null ? null : "/metrics");
+        return new HttpResponseData(200, JSON, body.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A bare {@code GET /} or {@code HEAD /}; one with a query string is a Query API call. */
+    private static boolean isRoot(HttpRequestData raw) {
+        return raw.path().equals("/") && (raw.rawQuery() == null || raw.rawQuery().isEmpty())
+                && (raw.method().equals("GET") || raw.method().equals("HEAD"));
+    }
+
+    private static boolean isMetrics(HttpRequestData raw) {
+        return raw.path().equals("/metrics") && (raw.method().equals("GET") || raw.method().equals("HEAD"));
     }
 
     private HttpResponseData internalError(HttpRequestData raw, ApiRequest decoded, Throwable cause, String requestId) {

@@ -124,7 +124,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         state.requestStarted();
         Reply reply = new Reply(next.version(), next.keepAlive(), next.data().method().equals(HttpMethod.HEAD.name()));
-        InFlight inFlight = dispatcher.dispatch(next.data(), requestId, task -> onEventLoop(ctx, task), PeerAddresses.fromThisHost(ctx.channel()));
+        InFlight inFlight = dispatcher.dispatch(next.data(), requestId, task -> onEventLoop(ctx, task),
+                PeerAddresses.fromThisHost(ctx.channel()), PeerAddresses.ipOf(ctx.channel()));
         current = inFlight;
         inFlight.response().whenComplete((response, neverFails) -> {
             if (ctx.executor().inEventLoop()) {

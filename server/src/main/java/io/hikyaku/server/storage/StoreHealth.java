@@ -14,11 +14,19 @@ import java.util.concurrent.CompletionException;
  */
 public final class StoreHealth implements Store {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(StoreHealth.class);
+    private final java.util.concurrent.atomic.AtomicLong failures = new java.util.concurrent.atomic.AtomicLong();
+
     private final Store store;
     private volatile String problem;
 
     public StoreHealth(Store store) {
         this.store = store;
+    }
+
+    /** Store writes that failed since start. */
+    public long failures() {
+        return failures.get();
     }
 
     /** Why writes are failing, or null when the latest write succeeded. */
@@ -46,7 +54,16 @@ public final class StoreHealth implements Store {
     public CompletableFuture<Void> write(StoreBatch batch) {
         CompletableFuture<Void> written = store.write(batch);
         // Observe without wrapping: the caller gets the store's own future.
-        written.whenComplete((ok, failure) -> problem = failure == null ? null : describe(failure));
+        written.whenComplete((ok, failure) -> {
+            if (failure == null) {
+                problem = null;
+            } else {
+                problem = describe(failure);
+                failures.incrementAndGet();
+                LOG.warn("Store write failed: {}", problem, failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure);
+            }
+        });
         return written;
     }
 

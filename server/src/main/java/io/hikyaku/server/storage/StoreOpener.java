@@ -11,10 +11,10 @@ public final class StoreOpener {
 
     public static OpenedStore open(ServerConfig config) {
         return switch (config.storage()) {
-            case MEMORY -> new OpenedStore(new StoreHealth(MemoryStore.forServing()), null);
+            case MEMORY -> new OpenedStore(new StoreHealth(MemoryStore.forServing()), null, null);
             case ROCKSDB -> {
                 RocksDbStore store = RocksDbOpener.open(config.dataDir(), config.durability());
-                yield new OpenedStore(new StoreHealth(store), store::checkpoint);
+                yield new OpenedStore(new StoreHealth(store), store::checkpoint, store);
             }
         };
     }

@@ -1,0 +1,7 @@
+package io.hikyaku.server;
+
+/** How log lines are written: plain text, or one JSON object per line. */
+public enum LogFormat {
+    TEXT,
+    JSON
+}
