@@ -144,10 +144,15 @@ class MalformedInputTest extends SqsTestBase {
         assertThat(http.get("/health").status()).isEqualTo(200);
     }
 
+    /** A bare GET / answers what is there (version, health, links); any query string makes it an SQS call. */
     @Test
     void getOnTheRootWithoutAction() {
         var r = http.get("/");
-        assertThat(r.status()).isBetween(400, 404);
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.body()).contains("\"service\":\"hikyaku\"").contains("\"health\":\"/health\"");
+        var query = http.get("/?Version=2012-11-05");
+        assertThat(query.status()).isEqualTo(400);
+        assertThat(query.body()).contains("MissingAction");
     }
 
     @Test

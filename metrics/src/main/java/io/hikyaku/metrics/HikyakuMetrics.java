@@ -30,20 +30,14 @@ public final class HikyakuMetrics implements AutoCloseable {
     public static final String OPENMETRICS_CONTENT_TYPE = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final JvmGcMetrics gc = new JvmGcMetrics();
+    private JvmGcMetrics gc;
+    private boolean jvmBound;
     private final QueueMetrics queues;
     private final RequestMetrics requests;
     private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
 
     /** @param clock the service's clock (ages and the active-consumer window use it) */
     public HikyakuMetrics(Clock clock) {
-        new JvmMemoryMetrics().bindTo(registry);
-        gc.bindTo(registry);
-        new JvmThreadMetrics().bindTo(registry);
-        new ClassLoaderMetrics().bindTo(registry);
-        new ProcessorMetrics().bindTo(registry);
-        new UptimeMetrics().bindTo(registry);
-        new FileDescriptorMetrics().bindTo(registry);
         this.queues = new QueueMetrics(registry, clock);
         this.requests = new RequestMetrics(registry, queues, clock);
         beforeScrape.add(queues::refresh);
@@ -75,6 +69,7 @@ public final class HikyakuMetrics implements AutoCloseable {
 
     /** @param accept the request's Accept header: OpenMetrics when it asks for it, else Prometheus text */
     public Scrape scrape(String accept) {
+        bindJvmMetrics();
         for (Runnable r : beforeScrape) {
             r.run();
         }
@@ -84,9 +79,30 @@ public final class HikyakuMetrics implements AutoCloseable {
         return new Scrape(type, text.getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * JVM and process metrics are bound at the first scrape, not at start: their management beans
+     * cost a noticeable part of a start (~0.1 s). GC pauses before the first scrape are not counted.
+     */
+    private synchronized void bindJvmMetrics() {
+        if (jvmBound) {
+            return;
+        }
+        jvmBound = true;
+        new JvmMemoryMetrics().bindTo(registry);
+        gc = new JvmGcMetrics();
+        gc.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
+    }
+
     @Override
-    public void close() {
-        gc.close();
+    public synchronized void close() {
+        if (gc != null) {
+            gc.close();
+        }
         registry.close();
     }
 }

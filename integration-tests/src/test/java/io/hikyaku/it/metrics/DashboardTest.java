@@ -55,6 +55,8 @@ class DashboardTest extends SqsTestBase {
                 .collect(Collectors.toCollection(TreeSet::new));
         // the RocksDB-only series are absent in this in-memory server
         used.removeIf(n -> n.startsWith("hikyaku_wal_") || n.startsWith("hikyaku_rocksdb_") || n.equals("hikyaku_store_size_bytes"));
+        // Micrometer registers the GC pause timer at the first collection after binding: not yet in a young test JVM
+        used.removeIf(n -> n.startsWith("jvm_gc_pause"));
         assertThat(used).hasSizeGreaterThan(20);
         assertThat(exposed).containsAll(used);
     }
