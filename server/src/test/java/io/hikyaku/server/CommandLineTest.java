@@ -1,5 +1,6 @@
 package io.hikyaku.server.cli;
 
+import io.hikyaku.server.LogFormat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -167,5 +168,27 @@ class CommandLineTest {
     void eachCommandAlsoPrintsTheVersion() {
         assertThat(run("serve", "--version")).isZero();
         assertThat(out.toString()).startsWith("hikyaku ");
+    }
+
+    @Test
+    void logFormatAndAccessLogFromFileEnvironmentAndFlags() throws Exception {
+        assertThat(resolve(Map.of(), "serve").logFormat()).isEqualTo(LogFormat.TEXT);
+        assertThat(resolve(Map.of(), "serve").accessLog()).isFalse();
+        Path file = dir.resolve("c.yaml");
+        java.nio.file.Files.writeString(file, "server:\n  logFormat: json\n  accessLog: on\n");
+        ServerConfig fromFile = resolve(Map.of(), "serve", "--config", file.toString());
+        assertThat(fromFile.logFormat()).isEqualTo(LogFormat.JSON);
+        assertThat(fromFile.accessLog()).isTrue();
+        ServerConfig fromEnv = resolve(Map.of("HIKYAKU_LOG_FORMAT", "JSON", "HIKYAKU_ACCESS_LOG", "true"), "serve");
+        assertThat(fromEnv.logFormat()).isEqualTo(LogFormat.JSON);
+        assertThat(fromEnv.accessLog()).isTrue();
+        ServerConfig flags = resolve(Map.of("HIKYAKU_ACCESS_LOG", "on"), "serve", "--config", file.toString(),
+                "--log-format", "text", "--access-log", "off");
+        assertThat(flags.logFormat()).isEqualTo(LogFormat.TEXT);
+        assertThat(flags.accessLog()).isFalse();
+        assertThatThrownBy(() -> resolve(Map.of("HIKYAKU_LOG_FORMAT", "xml"), "serve"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("HIKYAKU_LOG_FORMAT");
+        assertThatThrownBy(() -> resolve(Map.of(), "serve", "--access-log", "maybe"))
+                .hasMessageContaining("--access-log");
     }
 }
