@@ -25,7 +25,7 @@ public final class AccessLog implements RequestObserver {
         }
         double millis = (endNanos - e.startNanos()) / (double) TimeUnit.MILLISECONDS.toNanos(1);
         String queue = e.queue() == null ? "-" : e.queue().accountId() + "/" + e.queue().name();
-        String latency = String.format(java.util.Locale.ROOT, "%.3f", millis);
+        double latency = Math.round(millis * 1000) / 1000.0; // a number in JSON lines, microsecond precision
         LOG.atInfo()
                 .addKeyValue("requestId", e.requestId())
                 .addKeyValue("principal", orDash(e.principal()))
