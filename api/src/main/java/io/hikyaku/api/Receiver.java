@@ -140,11 +140,11 @@ final class Receiver {
      * Answers expired waits (an empty result), at most {@link #EXPIRIES_PER_ROUND} per timer round (a round ends with a
      * sleep of at least 1 ms). Waiters parked together time out together: 5,000 empty answers and the
      * 5,000 re-polls they provoke, all at once, queue every send and wake-up behind them on the event
-     * loops (the long-poll wake-up tail in docs/benchmarks.md). Paced, such a burst is answered over
+     * loops (the long-poll wake-up tail in bench/results/2026-12-05-benchmarks-history.md). Paced, such a burst is answered over
      * ~0.6 s (~0.125 s per 1,000 waits that end together; an answer is at most that late, far inside any
      * SDK's read timeout), while sends and wake-ups interleave. 8 per round rather than 32 kept the
      * cores below saturation through the burst: wake-up p99 with 10,000 waiters went from 2.6-4.6 ms to
-     * 0.8-1.5 ms in alternating runs (bench/results history).
+     * 0.8-1.5 ms in alternating runs (same file).
      */
     void expire(long now, Completions completions) {
         for (Waiter w : polls.expire(now, EXPIRIES_PER_ROUND)) {
