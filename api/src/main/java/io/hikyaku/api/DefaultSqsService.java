@@ -80,6 +80,9 @@ final class DefaultSqsService implements SqsService {
         } catch (RuntimeException e) {
             out.completeExceptionally(EngineGate.asApiException(e));
             return;
+        } catch (Error e) {
+            out.completeExceptionally(EngineGate.asApiException(e)); // the client is answered, then it propagates
+            throw e;
         }
         result.whenComplete((value, failure) -> {
             if (failure == null) {
