@@ -151,4 +151,17 @@ class StartFailureTest {
             assertThat(o.out()).contains("(online");
         }
     }
+
+    @Test
+    void aBadQueueAtTheEndOfALargeConfigFileStopsTheStartNamingIt() throws Exception {
+        StringBuilder yaml = new StringBuilder("queues:\n");
+        for (int i = 0; i < 600; i++) {
+            yaml.append("  - name: q-").append(i).append('\n');
+        }
+        yaml.append("  - name: zz-bad\n    attributes:\n      VisibilityTimeout: 99999\n");
+        Path config = Files.writeString(dir.resolve("big.yaml"), yaml.toString());
+        Outcome o = runWith(Map.of("HIKYAKU_CONFIG", config.toString()),
+                "serve", "--port", "0", "--data-dir", dir.resolve("data").toString());
+        assertOneLineFailure(o, "queue zz-bad: SetQueueAttributes failed: InvalidAttributeValue");
+    }
 }
