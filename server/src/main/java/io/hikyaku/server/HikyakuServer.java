@@ -170,10 +170,7 @@ public final class HikyakuServer implements AutoCloseable {
      */
     private String adminUrl() {
         InetAddress bound = ((InetSocketAddress) listener.localAddress()).getAddress();
-        if (bound.isAnyLocalAddress()) {
-            return bound instanceof Inet6Address ? "http://[::1]:" + port : "http://127.0.0.1:" + port;
-        }
-        if (bound.isLoopbackAddress()) {
+        if (bound.isAnyLocalAddress() || bound.isLoopbackAddress()) {
             return bound instanceof Inet6Address ? "http://[::1]:" + port : "http://127.0.0.1:" + port;
         }
         String literal = bound.getHostAddress();
@@ -225,8 +222,12 @@ public final class HikyakuServer implements AutoCloseable {
             int inFlight = state.inFlight();
             // Parked long polls get their empty answer now instead of holding the stop up; the
             // writes in flight are then waited for (their clients get their answers).
-            int answered = service.beginStop();
-            LOG.info("Stopping: {} request(s) in flight, {} parked long poll(s) answered empty", inFlight, answered);
+            try {
+                int answered = service.beginStop();
+                LOG.info("Stopping: {} request(s) in flight, {} parked long poll(s) answered empty", inFlight, answered);
+            } catch (RuntimeException e) {
+                LOG.warn("Answering the parked long polls failed; they end when the service closes", e);
+            }
             awaitInFlight();
             if (adminWorker != null) {
                 adminWorker.shutdown(); // a running backup holds the store's lock, so the store's close waits for it
