@@ -60,7 +60,8 @@ final class DefaultSqsService implements SqsService {
         try {
             commands.submit(() -> run(context, request, out));
         } catch (ApiException throttled) {
-            return CompletableFuture.failedFuture(throttled);
+            return CompletableFuture.failedFuture(closed.get() // closed between the check and the hand-over
+                    ? new ApiException("ServiceUnavailable", "The service is shutting down.") : throttled);
         }
         return out;
     }
