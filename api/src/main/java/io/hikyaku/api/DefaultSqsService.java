@@ -24,42 +24,67 @@ final class DefaultSqsService implements SqsService, ServiceView {
     private final MessageActions messages;
     private final MoveTaskActions moveTasks;
     private final TimerLoop timers;
+    private final CommandQueue commands;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     DefaultSqsService(Store store, Clock clock) {
+        this(store, clock, CommandQueue.CAPACITY);
+    }
+
+    /** With another command queue capacity (tests). */
+    DefaultSqsService(Store store, Clock clock, int commandCapacity) {
         this.store = store;
         this.clock = clock;
         this.gate = new EngineGate(new QueueEngine(store, DEFAULT_REGION, clock.millis()), clock);
         Ids ids = new Ids();
         this.timers = new TimerLoop(clock, this::timerRound); // started last, once everything exists
-        this.receiver = new Receiver(gate, clock, ids, timers::deadlineAt);
-        this.queues = new QueueActions(gate, clock, receiver);
-        this.messages = new MessageActions(gate, clock, ids, receiver);
-        this.moveTasks = new MoveTaskActions(gate, clock, ids);
+        this.receiver = new Receiver(gate, ids, timers::deadlineAt);
+        this.queues = new QueueActions(gate, receiver);
+        this.messages = new MessageActions(gate, ids, receiver);
+        this.moveTasks = new MoveTaskActions(gate, ids);
+        this.commands = new CommandQueue(commandCapacity);
         this.gate.onDeadline(timers::deadlineAt);
         this.timers.start();
     }
 
+    /**
+     * Hands the call to the engine thread and returns at once: the caller (an event loop) never
+     * waits for the engine lock or a store read. A full command queue answers RequestThrottled.
+     */
     @Override
     public CompletableFuture<ObjectNode> invoke(CallContext context, ApiRequest request) {
         if (closed.get()) {
             return CompletableFuture.failedFuture(new ApiException("ServiceUnavailable", "The service is shutting down."));
         }
+        CompletableFuture<ObjectNode> out = new CompletableFuture<>();
         try {
-            return bareErrors(dispatch(context, request, new Input(request.input(), request.protocol())));
-        } catch (ApiException e) {
-            return CompletableFuture.failedFuture(e);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(EngineGate.asApiException(e));
+            commands.submit(() -> run(context, request, out));
+        } catch (ApiException throttled) {
+            return CompletableFuture.failedFuture(closed.get() // closed between the check and the hand-over
+                    ? new ApiException("ServiceUnavailable", "The service is shutting down.") : throttled);
         }
+        return out;
     }
 
     /**
-     * The returned future fails with the ApiException itself, never wrapped in a
-     * CompletionException (which dependent stages add), so callers need not unwrap.
+     * Runs one call on the engine thread and passes its outcome to {@code out}, which fails with the
+     * ApiException itself, never wrapped in a CompletionException (which dependent stages add), so
+     * callers need not unwrap.
      */
-    private static CompletableFuture<ObjectNode> bareErrors(CompletableFuture<ObjectNode> result) {
-        CompletableFuture<ObjectNode> out = new CompletableFuture<>();
+    private void run(CallContext context, ApiRequest request, CompletableFuture<ObjectNode> out) {
+        if (out.isDone()) {
+            return; // the caller gave up while the call was queued
+        }
+        CompletableFuture<ObjectNode> result;
+        try {
+            result = dispatch(context, request, new Input(request.input(), request.protocol()));
+        } catch (RuntimeException e) {
+            out.completeExceptionally(EngineGate.asApiException(e));
+            return;
+        } catch (Error e) {
+            out.completeExceptionally(EngineGate.asApiException(e)); // the client is answered, then it propagates
+            throw e;
+        }
         result.whenComplete((value, failure) -> {
             if (failure == null) {
                 out.complete(value);
@@ -73,7 +98,6 @@ final class DefaultSqsService implements SqsService, ServiceView {
                 result.cancel(false);
             }
         });
-        return out;
     }
 
     private CompletableFuture<ObjectNode> dispatch(CallContext c, ApiRequest r, Input in) {
@@ -126,11 +150,11 @@ final class DefaultSqsService implements SqsService, ServiceView {
         long[] next = new long[1];
         gate.locked(() -> {
             QueueEngine engine = gate.engineUnderLock();
-            long now = clock.millis();
+            long now = gate.now();
             if (engine.nextDeadline() <= now) {
                 Ticked ticked = engine.tick(now);
                 for (QueueRef queue : ticked.queuesWithNewVisibleMessages()) {
-                    receiver.wake(queue, completions);
+                    receiver.wake(queue, now, completions);
                 }
             }
             receiver.expire(now, completions);
@@ -142,17 +166,22 @@ final class DefaultSqsService implements SqsService, ServiceView {
 
     @Override
     public java.util.List<io.hikyaku.engine.QueueSnapshot> queueSnapshots() {
-        return gate.read(QueueEngine::snapshot);
+        return gate.read((engine, now) -> engine.snapshot());
     }
 
     @Override
     public java.util.List<io.hikyaku.engine.MoveTaskInfo> moveTasks() {
-        return gate.read(QueueEngine::moveTasks);
+        return gate.read((engine, now) -> engine.moveTasks());
     }
 
     @Override
     public void setEngineEvents(io.hikyaku.engine.EngineEvents events) {
         gate.locked(() -> gate.engineUnderLock().setEvents(events));
+    }
+
+    /** Returns once every call invoked before this one has run on the engine thread (tests). */
+    void awaitInvoked() {
+        commands.awaitQueued();
     }
 
     /** Parked long polls right now (for tests and metrics). */
@@ -164,10 +193,20 @@ final class DefaultSqsService implements SqsService, ServiceView {
     }
 
     @Override
+    public int beginStop() {
+        Completions completions = new Completions();
+        int[] answered = new int[1];
+        gate.locked(() -> answered[0] = receiver.stopWaiting(completions));
+        completions.run();
+        return answered[0];
+    }
+
+    @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        commands.close(); // commands already handed over still run
         timers.stop();
         Completions completions = new Completions();
         gate.locked(() -> receiver.releaseAll(completions));

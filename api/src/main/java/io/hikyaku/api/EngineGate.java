@@ -7,18 +7,30 @@ import io.hikyaku.protocol.ApiException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Function;
 
 /**
  * The single door to the engine, which is not thread-safe: every call runs under one lock, kept
  * short (no I/O waits inside: store writes only start there). Engine refusals become
  * {@link ApiException}s with the same type and message; a failed store write becomes InternalError.
+ *
+ * <p>The gate is also the sequencer of time: every command's {@code now} is read from the clock
+ * inside the critical section that applies it ({@link #now()}), and never goes back (a wall clock
+ * stepped backwards holds at the last stamp until it catches up), so commands are applied in the
+ * order of their timestamps, which the engine asserts.
  */
 final class EngineGate {
+
+    /** An engine call stamped with the sequencer's {@code now}. */
+    @FunctionalInterface
+    interface Call<T> {
+        T apply(QueueEngine engine, long now);
+    }
 
     private final QueueEngine engine;
     private final ReentrantLock lock = new ReentrantLock();
     private final java.time.Clock clock;
+    /** The last stamp handed out; guarded by the lock. */
+    private long lastNow = Long.MIN_VALUE;
     /**
      * Told the engine's next deadline after every critical section, so the timer thread (which
      * sleeps until its planned deadline) wakes for an earlier one, or at once for a due one.
@@ -28,17 +40,31 @@ final class EngineGate {
     EngineGate(QueueEngine engine, java.time.Clock clock) {
         this.engine = engine;
         this.clock = clock;
+        this.lastNow = engine.appliedAt(); // the load's stamp: the first command is not earlier
+    }
+
+    /** The time of the command being applied: the clock, read under the lock, never earlier than the last stamp. */
+    long now() {
+        if (!lock.isHeldByCurrentThread()) {
+            throw new IllegalStateException("time stamped outside the engine lock");
+        }
+        long t = clock.millis();
+        if (t < lastNow) {
+            t = lastNow;
+        }
+        lastNow = t;
+        return t;
     }
 
     void onDeadline(java.util.function.LongConsumer deadlineAt) {
         this.onDeadline = deadlineAt;
     }
 
-    /** A read or decision under the lock. */
-    <T> T read(Function<QueueEngine, T> call) {
+    /** A read or decision under the lock, stamped with the sequencer's time. */
+    <T> T read(Call<T> call) {
         lock.lock();
         try {
-            return call.apply(engine);
+            return call.apply(engine, now());
         } catch (EngineException e) {
             throw translate(e);
         } finally {
@@ -48,7 +74,7 @@ final class EngineGate {
     }
 
     /** A change under the lock; the future completes (outside the lock) once it is durable. */
-    <T> CompletableFuture<T> write(Function<QueueEngine, Durable<T>> call) {
+    <T> CompletableFuture<T> write(Call<Durable<T>> call) {
         Durable<T> durable = read(call);
         return whenDurable(durable);
     }

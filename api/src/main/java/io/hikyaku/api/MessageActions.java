@@ -4,30 +4,25 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.engine.BatchOutcome;
 import io.hikyaku.engine.Durable;
-import io.hikyaku.engine.QueueEngine;
 import io.hikyaku.engine.QueueRef;
 import io.hikyaku.engine.SendMessage;
 import io.hikyaku.engine.SendResult;
 import io.hikyaku.engine.VisibilityChange;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 
 /** SendMessage(Batch), DeleteMessage(Batch), ChangeMessageVisibility(Batch). */
 final class MessageActions {
 
     private final EngineGate gate;
-    private final Clock clock;
     private final Ids ids;
     private final Receiver receiver;
 
-    MessageActions(EngineGate gate, Clock clock, Ids ids, Receiver receiver) {
+    MessageActions(EngineGate gate, Ids ids, Receiver receiver) {
         this.gate = gate;
-        this.clock = clock;
         this.ids = ids;
         this.receiver = receiver;
     }
@@ -36,7 +31,7 @@ final class MessageActions {
         MessageAttributesReader.checkBlobs(in);
         QueueRef queue = QueueUrls.resolve(in, request.path());
         SendMessage message = SendEntries.read(in, context, ids);
-        return changeAndWake(queue, engine -> engine.sendMessage(queue, message, clock.millis()))
+        return changeAndWake(queue, (engine, now) -> engine.sendMessage(queue, message, now))
                 .thenApply(result -> SendEntries.result(Json.object(), message, result));
     }
 
@@ -69,10 +64,10 @@ final class MessageActions {
             }
         }
         if (messages.isEmpty()) {
-            gate.read(engine -> engine.getQueue(queue)); // an unknown queue still answers QueueDoesNotExist
+            gate.read((engine, now) -> engine.getQueue(queue)); // an unknown queue still answers QueueDoesNotExist
             return CompletableFuture.completedFuture(BatchRules.result(Json.array(), failed));
         }
-        return changeAndWake(queue, engine -> engine.sendMessageBatch(queue, messages, clock.millis()))
+        return changeAndWake(queue, (engine, now) -> engine.sendMessageBatch(queue, messages, now))
                 .thenApply(outcomes -> {
                     ArrayNode successful = Json.array();
                     for (int i = 0; i < outcomes.size(); i++) {
@@ -92,7 +87,7 @@ final class MessageActions {
     CompletableFuture<ObjectNode> deleteMessage(ApiRequest request, Input in) {
         QueueRef queue = QueueUrls.resolve(in, request.path());
         String handle = in.requiredString("ReceiptHandle");
-        return changeAndWake(queue, engine -> engine.deleteMessage(queue, handle, clock.millis()))
+        return changeAndWake(queue, (engine, now) -> engine.deleteMessage(queue, handle, now))
                 .thenApply(v -> Json.object());
     }
 
@@ -112,7 +107,7 @@ final class MessageActions {
                 BatchRules.fail(failed, id, e);
             }
         }
-        return changeAndWake(queue, engine -> engine.deleteMessageBatch(queue, handles, clock.millis()))
+        return changeAndWake(queue, (engine, now) -> engine.deleteMessageBatch(queue, handles, now))
                 .thenApply(outcomes -> voidBatchResult(ids, outcomes, failed));
     }
 
@@ -120,7 +115,7 @@ final class MessageActions {
         QueueRef queue = QueueUrls.resolve(in, request.path());
         String handle = in.requiredString("ReceiptHandle");
         int timeout = visibilityTimeout(in);
-        return changeAndWake(queue, engine -> engine.changeMessageVisibility(queue, handle, timeout, clock.millis()))
+        return changeAndWake(queue, (engine, now) -> engine.changeMessageVisibility(queue, handle, timeout, now))
                 .thenApply(v -> Json.object());
     }
 
@@ -140,7 +135,7 @@ final class MessageActions {
                 BatchRules.fail(failed, id, e);
             }
         }
-        return changeAndWake(queue, engine -> engine.changeMessageVisibilityBatch(queue, changes, clock.millis()))
+        return changeAndWake(queue, (engine, now) -> engine.changeMessageVisibilityBatch(queue, changes, now))
                 .thenApply(outcomes -> voidBatchResult(ids, outcomes, failed));
     }
 
@@ -149,12 +144,13 @@ final class MessageActions {
      * receives, since sends and visibility changes can make messages visible, and a delete can
      * unlock a FIFO group (or free an in-flight slot). With no waiters the retry costs one lookup.
      */
-    private <T> CompletableFuture<T> changeAndWake(QueueRef queue, Function<QueueEngine, Durable<T>> change) {
+    private <T> CompletableFuture<T> changeAndWake(QueueRef queue, EngineGate.Call<Durable<T>> change) {
         Completions completions = new Completions();
         List<Durable<T>> holder = new ArrayList<>(1);
         gate.locked(() -> {
-            holder.add(change.apply(gate.engineUnderLock()));
-            receiver.wake(queue, completions);
+            long now = gate.now();
+            holder.add(change.apply(gate.engineUnderLock(), now));
+            receiver.wake(queue, now, completions);
         });
         CompletableFuture<T> out = EngineGate.whenDurable(holder.get(0));
         completions.run();

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.engine.MoveTaskInfo;
 import io.hikyaku.engine.StartMoveTask;
-import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -15,12 +14,10 @@ final class MoveTaskActions {
     private static final String MAX_RESULTS_REASON = "Must be between 1 and 10, if provided.";
 
     private final EngineGate gate;
-    private final Clock clock;
     private final Ids ids;
 
-    MoveTaskActions(EngineGate gate, Clock clock, Ids ids) {
+    MoveTaskActions(EngineGate gate, Ids ids) {
         this.gate = gate;
-        this.clock = clock;
         this.ids = ids;
     }
 
@@ -31,9 +28,10 @@ final class MoveTaskActions {
         if (rate != null && (rate < 1 || rate > 500)) {
             throw Errors.invalidValue("MaxNumberOfMessagesPerSecond", rate, RATE_REASON);
         }
-        StartMoveTask command = new StartMoveTask(source, destination == null || destination.isEmpty() ? null : destination,
-                rate == null ? null : (int) (long) rate, ids.uuid(), clock.millis());
-        return gate.write(engine -> engine.startMessageMoveTask(command))
+        String target = destination == null || destination.isEmpty() ? null : destination;
+        Integer perSecond = rate == null ? null : (int) (long) rate;
+        String taskId = ids.uuid();
+        return gate.write((engine, now) -> engine.startMessageMoveTask(new StartMoveTask(source, target, perSecond, taskId, now)))
                 .thenApply(handle -> Json.object().put("TaskHandle", handle));
     }
 
@@ -44,7 +42,7 @@ final class MoveTaskActions {
             throw Errors.invalidValue("MaxResults", max, MAX_RESULTS_REASON);
         }
         Integer maxResults = max == null ? null : (int) (long) max;
-        List<MoveTaskInfo> tasks = gate.read(engine -> engine.listMessageMoveTasks(source, maxResults));
+        List<MoveTaskInfo> tasks = gate.read((engine, now) -> engine.listMessageMoveTasks(source, maxResults));
         ObjectNode out = Json.object();
         ArrayNode results = out.putArray("Results");
         for (MoveTaskInfo t : tasks) {
@@ -66,7 +64,7 @@ final class MoveTaskActions {
 
     CompletableFuture<ObjectNode> cancel(Input in) {
         String handle = in.requiredString("TaskHandle");
-        return gate.write(engine -> engine.cancelMessageMoveTask(handle, clock.millis()))
+        return gate.write((engine, now) -> engine.cancelMessageMoveTask(handle, now))
                 .thenApply(moved -> Json.object().put("ApproximateNumberOfMessagesMoved", moved));
     }
 }

@@ -8,7 +8,6 @@ import io.hikyaku.engine.QueueInfo;
 import io.hikyaku.engine.QueuePage;
 import io.hikyaku.engine.QueueRef;
 import io.hikyaku.protocol.ApiRequest;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,12 +19,10 @@ final class QueueActions {
     private static final String MAX_RESULTS_REASON = "Must be between 1 and 1000, if provided.";
 
     private final EngineGate gate;
-    private final Clock clock;
     private final Receiver receiver;
 
-    QueueActions(EngineGate gate, Clock clock, Receiver receiver) {
+    QueueActions(EngineGate gate, Receiver receiver) {
         this.gate = gate;
-        this.clock = clock;
         this.receiver = receiver;
     }
 
@@ -38,9 +35,9 @@ final class QueueActions {
         }
         tags = TagRules.check(tags);
         TagRules.checkCount(name, Map.of(), tags);
-        CreateQueue command = new CreateQueue(context.accountId(), context.region(), name, attributes,
-                tags.isEmpty() ? null : tags, clock.millis());
-        return gate.write(engine -> engine.createQueue(command))
+        Map<String, String> given = tags.isEmpty() ? null : tags;
+        return gate.write((engine, now) -> engine.createQueue(
+                        new CreateQueue(context.accountId(), context.region(), name, attributes, given, now)))
                 .thenApply(info -> Json.object().put("QueueUrl", QueueUrls.url(context.baseUrl(), info.ref())));
     }
 
@@ -49,7 +46,7 @@ final class QueueActions {
         Completions completions = new Completions();
         List<Durable<Void>> holder = new ArrayList<>(1);
         gate.locked(() -> {
-            holder.add(gate.engineUnderLock().deleteQueue(queue, clock.millis()));
+            holder.add(gate.engineUnderLock().deleteQueue(queue, gate.now()));
             receiver.queueDeleted(queue, completions);
         });
         completions.run();
@@ -60,7 +57,7 @@ final class QueueActions {
         String name = in.requiredString("QueueName");
         String owner = in.string("QueueOwnerAWSAccountId");
         QueueRef ref = new QueueRef(owner == null || owner.isEmpty() ? context.accountId() : owner, name);
-        QueueInfo info = gate.read(engine -> engine.getQueue(ref));
+        QueueInfo info = gate.read((engine, now) -> engine.getQueue(ref));
         return done(Json.object().put("QueueUrl", QueueUrls.url(context.baseUrl(), info.ref())));
     }
 
@@ -68,7 +65,7 @@ final class QueueActions {
         String prefix = in.string("QueueNamePrefix");
         Integer max = maxResults(in);
         String token = in.string("NextToken");
-        QueuePage page = gate.read(engine -> engine.listQueues(context.accountId(), prefix, max, token));
+        QueuePage page = gate.read((engine, now) -> engine.listQueues(context.accountId(), prefix, max, token));
         ObjectNode out = Json.object();
         if (!page.queues().isEmpty()) {
             out.set("QueueUrls", urls(context, page));
@@ -81,7 +78,7 @@ final class QueueActions {
         QueueRef queue = QueueUrls.resolve(in, request.path());
         Integer max = maxResults(in);
         String token = in.string("NextToken");
-        QueuePage page = gate.read(engine -> engine.listDeadLetterSourceQueues(queue, max, token));
+        QueuePage page = gate.read((engine, now) -> engine.listDeadLetterSourceQueues(queue, max, token));
         ObjectNode out = Json.object();
         out.set("queueUrls", urls(context, page)); // a required member: present even when empty
         Json.putIfPresent(out, "NextToken", page.nextToken());
@@ -91,7 +88,7 @@ final class QueueActions {
     CompletableFuture<ObjectNode> getQueueAttributes(ApiRequest request, Input in) {
         QueueRef queue = QueueUrls.resolve(in, request.path());
         List<String> names = in.stringList("AttributeNames");
-        Map<String, String> attributes = gate.read(engine -> engine.getQueueAttributes(queue, names, clock.millis()));
+        Map<String, String> attributes = gate.read((engine, now) -> engine.getQueueAttributes(queue, names, now));
         ObjectNode out = Json.object();
         if (!attributes.isEmpty()) {
             out.set("Attributes", Json.stringMap(attributes));
@@ -105,18 +102,18 @@ final class QueueActions {
             throw Errors.missing("Attributes");
         }
         var update = QueueAttributesReader.read(in.stringMap("Attributes"));
-        return gate.write(engine -> engine.setQueueAttributes(queue, update, clock.millis()))
+        return gate.write((engine, now) -> engine.setQueueAttributes(queue, update, now))
                 .thenApply(v -> Json.object());
     }
 
     CompletableFuture<ObjectNode> purgeQueue(ApiRequest request, Input in) {
         QueueRef queue = QueueUrls.resolve(in, request.path());
-        return gate.write(engine -> engine.purgeQueue(queue, clock.millis())).thenApply(v -> Json.object());
+        return gate.write((engine, now) -> engine.purgeQueue(queue, now)).thenApply(v -> Json.object());
     }
 
     CompletableFuture<ObjectNode> listQueueTags(ApiRequest request, Input in) {
         QueueRef queue = QueueUrls.resolve(in, request.path());
-        Map<String, String> tags = gate.read(engine -> engine.listQueueTags(queue));
+        Map<String, String> tags = gate.read((engine, now) -> engine.listQueueTags(queue));
         ObjectNode out = Json.object();
         if (!tags.isEmpty()) {
             out.set("Tags", Json.stringMap(tags));
@@ -130,9 +127,9 @@ final class QueueActions {
             throw Errors.missing("Tags");
         }
         Map<String, String> tags = TagRules.check(in.stringMap("Tags"));
-        return gate.write(engine -> {
+        return gate.write((engine, now) -> {
             TagRules.checkCount(queue.name(), engine.listQueueTags(queue), tags); // same lock as the change
-            return engine.tagQueue(queue, tags, clock.millis());
+            return engine.tagQueue(queue, tags, now);
         }).thenApply(v -> Json.object());
     }
 
@@ -142,7 +139,7 @@ final class QueueActions {
             throw Errors.missing("TagKeys");
         }
         List<String> keys = in.stringList("TagKeys");
-        return gate.write(engine -> engine.untagQueue(queue, keys, clock.millis())).thenApply(v -> Json.object());
+        return gate.write((engine, now) -> engine.untagQueue(queue, keys, now)).thenApply(v -> Json.object());
     }
 
     CompletableFuture<ObjectNode> addPermission(ApiRequest request, Input in) {
@@ -159,14 +156,14 @@ final class QueueActions {
         PermissionRules.checkLabel(label);
         PermissionRules.checkAccounts(accounts);
         PermissionRules.checkActions(actions);
-        return gate.write(engine -> engine.addPermission(queue, label, accounts, actions, clock.millis()))
+        return gate.write((engine, now) -> engine.addPermission(queue, label, accounts, actions, now))
                 .thenApply(v -> Json.object());
     }
 
     CompletableFuture<ObjectNode> removePermission(ApiRequest request, Input in) {
         QueueRef queue = QueueUrls.resolve(in, request.path());
         String label = in.requiredString("Label");
-        return gate.write(engine -> engine.removePermission(queue, label, clock.millis()))
+        return gate.write((engine, now) -> engine.removePermission(queue, label, now))
                 .thenApply(v -> Json.object());
     }
 

@@ -10,7 +10,6 @@ import io.hikyaku.engine.QueueRef;
 import io.hikyaku.engine.ReceiveMessages;
 import io.hikyaku.engine.ReceivedMessage;
 import io.hikyaku.protocol.ApiRequest;
-import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
@@ -41,15 +40,15 @@ final class Receiver {
     static final String VISIBILITY_REASON = "Must be >= 0 and <= 43200, if provided.";
 
     private final EngineGate gate;
-    private final Clock clock;
     private final Ids ids;
     private final LongPolls polls = new LongPolls();
     /** Told each new wait deadline, so the sleeping timer thread wakes in time to expire it. */
     private final java.util.function.LongConsumer deadlineAt;
+    /** A stop has begun: receives answer at once instead of parking. Guarded by the engine lock. */
+    private boolean stopping;
 
-    Receiver(EngineGate gate, Clock clock, Ids ids, java.util.function.LongConsumer deadlineAt) {
+    Receiver(EngineGate gate, Ids ids, java.util.function.LongConsumer deadlineAt) {
         this.gate = gate;
-        this.clock = clock;
         this.ids = ids;
         this.deadlineAt = deadlineAt;
     }
@@ -75,8 +74,8 @@ final class Receiver {
         long[] parkedUntil = {Long.MAX_VALUE};
         gate.locked(() -> {
             QueueEngine engine = gate.engineUnderLock();
-            long now = clock.millis();
-            int wait = waitParam != null ? (int) (long) waitParam : queueWaitSeconds(engine, queue, now);
+            long now = gate.now();
+            int wait = stopping ? 0 : waitParam != null ? (int) (long) waitParam : queueWaitSeconds(engine, queue, now);
             Durable<List<ReceivedMessage>> got = engine.receiveMessages(queue, command(call, now));
             if (!got.value().isEmpty() || wait == 0) {
                 completions.add(() -> answer(out, call, got));
@@ -90,13 +89,15 @@ final class Receiver {
         return out;
     }
 
-    /** Retries the parked receives of {@code queue}, oldest first, while it has visible messages. */
-    void wake(QueueRef queue, Completions completions) {
+    /**
+     * Retries the parked receives of {@code queue}, oldest first, while it has visible messages;
+     * {@code now} is the stamp of the critical section this runs in.
+     */
+    void wake(QueueRef queue, long now, Completions completions) {
         if (!polls.hasWaiters(queue)) {
             return;
         }
         QueueEngine engine = gate.engineUnderLock();
-        long now = clock.millis();
         ArrayDeque<Waiter> waiters = polls.of(queue);
         while (!waiters.isEmpty()) {
             Waiter w = waiters.peekFirst();
@@ -139,11 +140,11 @@ final class Receiver {
      * Answers expired waits (an empty result), at most {@link #EXPIRIES_PER_ROUND} per timer round (a round ends with a
      * sleep of at least 1 ms). Waiters parked together time out together: 5,000 empty answers and the
      * 5,000 re-polls they provoke, all at once, queue every send and wake-up behind them on the event
-     * loops (the long-poll wake-up tail in docs/benchmarks.md). Paced, such a burst is answered over
+     * loops (the long-poll wake-up tail in bench/results/2026-12-05-benchmarks-history.md). Paced, such a burst is answered over
      * ~0.6 s (~0.125 s per 1,000 waits that end together; an answer is at most that late, far inside any
      * SDK's read timeout), while sends and wake-ups interleave. 8 per round rather than 32 kept the
      * cores below saturation through the burst: wake-up p99 with 10,000 waiters went from 2.6-4.6 ms to
-     * 0.8-1.5 ms in alternating runs (benchmarks.md, session 10).
+     * 0.8-1.5 ms in alternating runs (same file).
      */
     void expire(long now, Completions completions) {
         for (Waiter w : polls.expire(now, EXPIRIES_PER_ROUND)) {
@@ -160,9 +161,18 @@ final class Receiver {
 
     /** Shutdown: every waiter gets an empty result. */
     void releaseAll(Completions completions) {
+        stopWaiting(completions);
+    }
+
+    /** A stop begins: every waiter gets an empty result now, and no receive parks any more. Returns how many. */
+    int stopWaiting(Completions completions) {
+        stopping = true;
+        int n = 0;
         for (Waiter w : polls.removeAll()) {
             completions.add(() -> w.future.complete(Json.object()));
+            n++;
         }
+        return n;
     }
 
     long nextDeadline() {

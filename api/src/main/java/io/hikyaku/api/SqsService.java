@@ -17,6 +17,15 @@ public interface SqsService extends AutoCloseable {
 
     CompletableFuture<ObjectNode> invoke(CallContext context, ApiRequest request);
 
+    /**
+     * A stop begins: every parked long poll is answered now (an empty receive, as when its wait ends),
+     * and receives that arrive from now on answer at once instead of parking. Everything else keeps
+     * working until {@link #close()}, so writes in flight finish. Returns how many polls were answered.
+     */
+    default int beginStop() {
+        return 0;
+    }
+
     /** Stops timers and closes the store. */
     @Override
     void close();

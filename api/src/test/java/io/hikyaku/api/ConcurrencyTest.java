@@ -43,8 +43,10 @@ class ConcurrencyTest {
             consumers.add(pool.submit(() -> {
                 long stopAt = System.currentTimeMillis() + 10_000;
                 while (received.size() < total && System.currentTimeMillis() < stopAt) {
-                    ObjectNode got = sqs.call("ReceiveMessage",
-                            "{\"QueueUrl\":\"" + url + "\",\"MaxNumberOfMessages\":10,\"WaitTimeSeconds\":20}");
+                    // A wait may last until the end of the test (the fake clock ends it): await it longer than a call.
+                    ObjectNode got = sqs.start("ReceiveMessage",
+                            "{\"QueueUrl\":\"" + url + "\",\"MaxNumberOfMessages\":10,\"WaitTimeSeconds\":20}")
+                            .get(60, TimeUnit.SECONDS);
                     for (JsonNode m : got.path("Messages")) {
                         if (!received.add(m.get("Body").asText())) {
                             duplicates.incrementAndGet();
@@ -78,7 +80,7 @@ class ConcurrencyTest {
         // Release the consumers still parked: their waits end when the fake clock passes 20 s.
         sqs.clock.advance(java.time.Duration.ofSeconds(21));
         for (Future<?> f : consumers) {
-            f.get(10, TimeUnit.SECONDS);
+            f.get(60, TimeUnit.SECONDS);
         }
     }
 }

@@ -121,6 +121,23 @@ class LongPollEndToEndTest {
     }
 
     @Test
+    void aStopAnswersParkedWaitersAtOnceAndLaterReceivesDoNotParkWhileWritesStillWork() {
+        String url = sqs.createQueue("stopping", null);
+        CompletableFuture<ObjectNode> first = longPoll(url, 20);
+        CompletableFuture<ObjectNode> second = longPoll(url, 20);
+        assertThat(parked()).isEqualTo(2);
+
+        assertThat(sqs.service.beginStop()).isEqualTo(2); // the fake clock never moves: only the stop answers them
+        assertThat(ServiceHarness.await(first).isEmpty()).isTrue();
+        assertThat(ServiceHarness.await(second).isEmpty()).isTrue();
+
+        assertThat(ServiceHarness.await(longPoll(url, 20)).isEmpty()).isTrue(); // answered, not parked
+        assertThat(parked()).isZero();
+        sqs.send(url, "in flight at the stop");
+        assertThat(sqs.receive(url, null).get("Messages")).hasSize(1);
+    }
+
+    @Test
     void aCancelledWaitDoesNotConsumeMessages() {
         String url = sqs.createQueue("cancel", null);
         CompletableFuture<ObjectNode> gone = longPoll(url, 20);

@@ -33,12 +33,18 @@ final class ServiceHarness implements AutoCloseable {
         }
     }
 
+    /** Invokes the action and returns once the engine thread has run it (a long poll is then parked). */
     CompletableFuture<ObjectNode> start(String action, String json) {
-        return service.invoke(context, new ApiRequest(action, parse(json), WireProtocol.JSON, false, "/"));
+        return applied(service.invoke(context, new ApiRequest(action, parse(json), WireProtocol.JSON, false, "/")));
     }
 
     CompletableFuture<ObjectNode> startQuery(String action, String json, String path) {
-        return service.invoke(context, new ApiRequest(action, parse(json), WireProtocol.QUERY, false, path));
+        return applied(service.invoke(context, new ApiRequest(action, parse(json), WireProtocol.QUERY, false, path)));
+    }
+
+    private CompletableFuture<ObjectNode> applied(CompletableFuture<ObjectNode> call) {
+        ((DefaultSqsService) service).awaitInvoked();
+        return call;
     }
 
     ObjectNode call(String action, String json) {

@@ -8,7 +8,7 @@ import java.util.TreeSet;
  * retention (by SentTimestamp), the in-flight/delayed set (by the time they become visible) and a
  * standard queue's visible messages (by sequence number). Sends append to all of them, and the
  * red-black trees these used to be cost two tree entries, a boxed key and a rebalancing per message
- * (the largest single cost of {@code send} in session 6's profile, and ~100 B of heap per stored message).
+ * (the largest single cost of {@code send} in a profile, and ~100 B of heap per stored message).
  *
  * <p>In-order entries go to a ring of parallel arrays (a message reference and its order key): O(1),
  * no allocation. An entry that sorts before the ring's last one (a message whose visibility expired

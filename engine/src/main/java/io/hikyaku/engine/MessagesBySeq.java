@@ -10,7 +10,7 @@ import java.util.List;
  * sequence numbers from {@code base}. Lookups and inserts touch one slot, and a run of sends writes
  * neighbouring slots (a hash table scatters them over the whole array, which costs a cache miss per
  * insert and makes every young collection scan the whole array's dirty cards: ~13% of the server's CPU
- * in a {@code send} run with millions of messages queued, session 15).
+ * in a {@code send} run with millions of messages queued).
  *
  * <p>The window doubles while at least half full and slides forward while sparser; messages it slides
  * past (a poison message that stays for days while millions pass) move to a {@link SeqHashTable}. It

@@ -43,6 +43,8 @@ public final class QueueEngine {
     private final Set<QueueRef> pendingWakeups = new LinkedHashSet<>();
     private long queueIdCounter;
     private EngineEvents events = EngineEvents.NONE;
+    /** The time of the last command applied (the load counts as one): commands arrive in time order. */
+    private long appliedAt;
 
     /** Loads all state from {@code store}; {@code defaultRegion} is used when a command gives none. */
     public QueueEngine(Store store, String defaultRegion) {
@@ -67,12 +69,30 @@ public final class QueueEngine {
         this.store = store;
         this.defaultRegion = defaultRegion;
         this.tasks = new MoveTasks(this);
+        this.appliedAt = loadedAt;
         new Loader(this, store, loadedAt).load();
     }
 
     /** Where events that no result shows go (metrics); {@link EngineEvents#NONE} by default. */
     public void setEvents(EngineEvents events) {
         this.events = events == null ? EngineEvents.NONE : events;
+    }
+
+    /** The time of the last command applied; the next command must not be stamped earlier. */
+    public long appliedAt() {
+        return appliedAt;
+    }
+
+    /**
+     * Time never goes back: a command stamped before the last applied one would make deadlines
+     * already passed pending again. The caller's sequencer prevents it; this catches a caller that does not.
+     */
+    private void at(long now) {
+        if (now < appliedAt) {
+            throw new IllegalStateException("time went back: a command stamped " + now
+                    + " arrived after one stamped " + appliedAt + " (commands must be stamped in order)");
+        }
+        appliedAt = now;
     }
 
     // ---- loader hooks ----
@@ -89,6 +109,7 @@ public final class QueueEngine {
 
     /** CreateQueue: idempotent for equal attributes, else QueueNameExists; QueueDeletedRecently. */
     public Durable<QueueInfo> createQueue(CreateQueue c) {
+        at(c.now());
         Map<String, String> raw = c.attributes() == null || c.attributes().values() == null
                 ? Map.of() : c.attributes().values();
         String name = c.name();
@@ -154,6 +175,7 @@ public final class QueueEngine {
     }
 
     public Durable<Void> deleteQueue(QueueRef queue, long now) {
+        at(now);
         QueueState q = queues.require(queue);
         StoreBatch b = new StoreBatch();
         dropAllMessages(q, b);
@@ -209,6 +231,7 @@ public final class QueueEngine {
      * "Unknown Attribute X.". Returns name -> value in name order; absent attributes are left out.
      */
     public Map<String, String> getQueueAttributes(QueueRef queue, Collection<String> names, long now) {
+        at(now);
         QueueState q = queues.require(queue);
         for (String n : names) {
             if (!AttributeRules.READABLE.contains(n)) {
@@ -231,6 +254,7 @@ public final class QueueEngine {
     }
 
     public Durable<Void> setQueueAttributes(QueueRef queue, AttributeUpdate attributes, long now) {
+        at(now);
         QueueState q = queues.require(queue);
         Map<String, String> raw = attributes == null || attributes.values() == null ? Map.of() : attributes.values();
         Map<String, String> request = AttributeRules.normalize(raw, q.fifo, false);
@@ -255,12 +279,14 @@ public final class QueueEngine {
 
     /** Exact counts (visible, in flight, delayed) after processing what is due at {@code now}. */
     public QueueCounts counts(QueueRef queue, long now) {
+        at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
         return new QueueCounts(q.visible, q.inflight, q.delayed);
     }
 
     public Durable<Void> tagQueue(QueueRef queue, Map<String, String> tags, long now) {
+        at(now);
         QueueState q = queues.require(queue);
         q.tags.putAll(tags);
         StoreBatch b = new StoreBatch();
@@ -269,6 +295,7 @@ public final class QueueEngine {
     }
 
     public Durable<Void> untagQueue(QueueRef queue, Collection<String> tagKeys, long now) {
+        at(now);
         QueueState q = queues.require(queue);
         tagKeys.forEach(q.tags::remove);
         StoreBatch b = new StoreBatch();
@@ -287,6 +314,7 @@ public final class QueueEngine {
      */
     public Durable<Void> addPermission(QueueRef queue, String label, List<String> accountIds, List<String> actions,
                                        long now) {
+        at(now);
         QueueState q = queues.require(queue);
         for (PolicyDocument.Statement s : q.permissions) {
             if (s.label().equals(label)) {
@@ -300,6 +328,7 @@ public final class QueueEngine {
     }
 
     public Durable<Void> removePermission(QueueRef queue, String label, long now) {
+        at(now);
         QueueState q = queues.require(queue);
         if (!q.permissions.removeIf(s -> s.label().equals(label))) {
             throw Texts.invalidValue(label, "Label", "can't find label.");
@@ -322,6 +351,7 @@ public final class QueueEngine {
 
     /** PurgeQueue; a second one within 60 s -> PurgeQueueInProgress. */
     public Durable<Void> purgeQueue(QueueRef queue, long now) {
+        at(now);
         QueueState q = queues.require(queue);
         if (q.lastPurgeAt != Long.MIN_VALUE && now < q.lastPurgeAt + PURGE_WINDOW_MS) {
             throw new EngineException(ErrorTypes.PURGE_QUEUE_IN_PROGRESS,
@@ -375,6 +405,7 @@ public final class QueueEngine {
     // ---- messages -------------------------------------------------------------------------
 
     public Durable<SendResult> sendMessage(QueueRef queue, SendMessage message, long now) {
+        at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
         StoreBatch b = new StoreBatch();
@@ -389,6 +420,7 @@ public final class QueueEngine {
      */
     public Durable<List<BatchOutcome<SendResult>>> sendMessageBatch(QueueRef queue, List<SendMessage> messages,
                                                                     long now) {
+        at(now);
         QueueState q = queues.require(queue);
         if (q.fifo) {
             for (SendMessage m : messages) {
@@ -501,6 +533,7 @@ public final class QueueEngine {
 
     /** ReceiveMessage (one attempt; the api does long polling). Empty list when nothing is visible. */
     public Durable<List<ReceivedMessage>> receiveMessages(QueueRef queue, ReceiveMessages c) {
+        at(c.now());
         QueueState q = queues.require(queue);
         if (c.maxMessages() < 1 || c.maxMessages() > 10) {
             throw Texts.invalidValue(c.maxMessages(), "MaxNumberOfMessages", "Must be between 1 and 10, if provided.");
@@ -533,6 +566,7 @@ public final class QueueEngine {
     }
 
     public Durable<Void> deleteMessage(QueueRef queue, String receiptHandle, long now) {
+        at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
         StoreBatch b = new StoreBatch();
@@ -542,6 +576,7 @@ public final class QueueEngine {
 
     public Durable<List<BatchOutcome<Void>>> deleteMessageBatch(QueueRef queue, List<String> receiptHandles,
                                                                 long now) {
+        at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
         StoreBatch b = new StoreBatch();
@@ -572,6 +607,7 @@ public final class QueueEngine {
     /** ChangeMessageVisibility, {@code visibilityTimeout} seconds 0..43200. */
     public Durable<Void> changeMessageVisibility(QueueRef queue, String receiptHandle, int visibilityTimeout,
                                                  long now) {
+        at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
         StoreBatch b = new StoreBatch();
@@ -582,6 +618,7 @@ public final class QueueEngine {
     /** Entries are (receiptHandle, visibilityTimeout) pairs in request order. */
     public Durable<List<BatchOutcome<Void>>> changeMessageVisibilityBatch(QueueRef queue,
                                                                           List<VisibilityChange> changes, long now) {
+        at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
         StoreBatch b = new StoreBatch();
@@ -628,6 +665,7 @@ public final class QueueEngine {
 
     /** StartMessageMoveTask; returns the task handle. */
     public Durable<String> startMessageMoveTask(StartMoveTask command) {
+        at(command.now());
         StoreBatch b = new StoreBatch();
         String handle = tasks.start(command, b);
         return commit(b, handle);
@@ -640,6 +678,7 @@ public final class QueueEngine {
 
     /** CancelMessageMoveTask; returns ApproximateNumberOfMessagesMoved. */
     public Durable<Long> cancelMessageMoveTask(String taskHandle, long now) {
+        at(now);
         StoreBatch b = new StoreBatch();
         long moved = tasks.cancel(taskHandle, now, b);
         return commit(b, moved);
@@ -679,6 +718,7 @@ public final class QueueEngine {
 
     /** Processes every timer due at or before {@code now}. */
     public Ticked tick(long now) {
+        at(now);
         StoreBatch b = new StoreBatch();
         Set<QueueRef> woken = new LinkedHashSet<>(pendingWakeups);
         pendingWakeups.clear();
@@ -699,6 +739,7 @@ public final class QueueEngine {
 
     /** True when {@code queue} has a message a receive at {@code now} could return (for long polls). */
     public boolean hasVisibleMessages(QueueRef queue, long now) {
+        at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
         return q.delivery.hasDeliverable();

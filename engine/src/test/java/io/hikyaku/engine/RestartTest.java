@@ -75,7 +75,7 @@ class RestartTest {
         f.receive(std, 10, 0);
         f.receive(std, 10, 0);
         f.engine.tick(f.now);
-        f.engine.startMessageMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 1, "task", f.now - 1));
+        f.engine.startMessageMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 1, "task", f.now));
         f.advance(10);
 
         Map<String, String> stdAttrs = f.engine.getQueueAttributes(std, List.of("All"), f.now);

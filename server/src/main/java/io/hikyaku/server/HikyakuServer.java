@@ -34,6 +34,8 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -51,7 +53,10 @@ import org.slf4j.LoggerFactory;
 public final class HikyakuServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HikyakuServer.class);
-    /** How long close() waits for in-flight requests; long polls longer than this are cut short. */
+    /**
+     * How long close() waits for in-flight requests after parked long polls were answered: writes
+     * waiting for their fsync, and calls already running.
+     */
     private static final long SHUTDOWN_GRACE_MILLIS = 5_000;
 
     private final ServerConfig config;
@@ -104,6 +109,7 @@ public final class HikyakuServer implements AutoCloseable {
      * publishes its admin endpoint (online backups) in {@code <data dir>/ADMIN}.
      */
     public static HikyakuServer start(ServerConfig config) {
+        ListenAddress.checkFree(config.host(), ListenAddress.resolve(config.host(), config.port()));
         OpenedStore store = StoreOpener.open(config);
         SqsService service;
         try {
@@ -124,9 +130,11 @@ public final class HikyakuServer implements AutoCloseable {
                                        StoreHealth storeHealth, Backups backups, RocksDbStore rocks) {
         HikyakuServer server = new HikyakuServer(config, service, storeHealth, backups, rocks);
         try {
-            server.bind(codec);
-            new QueueBootstrap(service, config.accountId(), config.region(), server.defaultBaseUrl())
+            // Ready means ready: the configured queues exist (or start fails naming the bad one)
+            // before the port answers at all, so no client ever sees QueueDoesNotExist for them.
+            new QueueBootstrap(service, config.accountId(), config.region(), bootstrapBaseUrl(config))
                     .createAll(config.queues());
+            server.bind(codec);
             server.publishAdminFile();
             server.logStarted();
             return server;
@@ -134,6 +142,14 @@ public final class HikyakuServer implements AutoCloseable {
             server.close();
             throw e;
         }
+    }
+
+    /**
+     * The base of the queue URLs the start-up calls pass among themselves: only their paths matter,
+     * and with port 0 the real port is not known until the bind, which comes after them.
+     */
+    private static String bootstrapBaseUrl(ServerConfig config) {
+        return config.advertisedUrl() != null ? config.advertisedUrl() : "http://localhost:" + config.port();
     }
 
     private void bind(ProtocolCodec codec) {
@@ -160,7 +176,7 @@ public final class HikyakuServer implements AutoCloseable {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new HttpChannelInitializer(dispatcher, state, config.clock(), config.maxBodyBytes()));
         try {
-            listener = bootstrap.bind(new InetSocketAddress(config.host(), config.port())).sync().channel();
+            listener = bootstrap.bind(ListenAddress.resolve(config.host(), config.port())).sync().channel();
         } catch (Exception e) {
             throw new IllegalStateException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
         }
@@ -205,12 +221,21 @@ public final class HikyakuServer implements AutoCloseable {
         adminFile.write(config.dataDir());
     }
 
-    /** The admin endpoint as seen from this machine: loopback unless bound to one specific address. */
+    /**
+     * The admin endpoint as seen from this machine, at an address the listener really accepts: the
+     * bound address itself, or for a wildcard bind the loopback address of its family.
+     */
     private String adminUrl() {
-        String host = config.host();
-        boolean wildcardOrLoopback = host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")
-                || host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]");
-        return wildcardOrLoopback ? "http://127.0.0.1:" + port : endpoint();
+        InetAddress bound = ((InetSocketAddress) listener.localAddress()).getAddress();
+        if (bound.isAnyLocalAddress() || bound.isLoopbackAddress()) {
+            return bound instanceof Inet6Address ? "http://[::1]:" + port : "http://127.0.0.1:" + port;
+        }
+        String literal = bound.getHostAddress();
+        int zone = literal.indexOf('%');
+        if (zone >= 0) {
+            literal = literal.substring(0, zone) + "%25" + literal.substring(zone + 1);
+        }
+        return "http://" + (bound instanceof Inet6Address ? "[" + literal + "]" : literal) + ":" + port;
     }
 
     /** The port actually bound (useful with port 0). */
@@ -233,10 +258,6 @@ public final class HikyakuServer implements AutoCloseable {
         return config;
     }
 
-    private String defaultBaseUrl() {
-        return config.advertisedUrl() != null ? config.advertisedUrl() : endpoint();
-    }
-
     /** Blocks until {@link #close()} has finished. */
     public void awaitTermination() throws InterruptedException {
         terminated.await();
@@ -254,6 +275,15 @@ public final class HikyakuServer implements AutoCloseable {
             }
             if (listener != null) {
                 listener.close().syncUninterruptibly();
+            }
+            int inFlight = state.inFlight();
+            // Parked long polls get their empty answer now instead of holding the stop up; the
+            // writes in flight are then waited for (their clients get their answers).
+            try {
+                int answered = service.beginStop();
+                LOG.info("Stopping: {} request(s) in flight, {} parked long poll(s) answered empty", inFlight, answered);
+            } catch (RuntimeException e) {
+                LOG.warn("Answering the parked long polls failed; they end when the service closes", e);
             }
             awaitInFlight();
             if (adminWorker != null) {

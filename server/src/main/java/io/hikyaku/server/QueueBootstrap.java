@@ -79,7 +79,15 @@ final class QueueBootstrap {
     private String arnOf(QueueDefinition q, String queueName) {
         String url = urls.get(queueName);
         if (url == null) {
-            url = call(q, "GetQueueUrl", JSON.objectNode().put("QueueName", queueName)).path("QueueUrl").asText();
+            try {
+                url = call(q, "GetQueueUrl", JSON.objectNode().put("QueueName", queueName)).path("QueueUrl").asText();
+            } catch (IllegalStateException e) {
+                if (e.getCause() instanceof ApiException api && api.errorType().equals("QueueDoesNotExist")) {
+                    throw new IllegalStateException("queue " + q.name() + ": its dead-letter queue " + queueName
+                            + " does not exist (it is neither in the config file nor on the server)", e);
+                }
+                throw e;
+            }
             urls.put(queueName, url);
         }
         ObjectNode input = JSON.objectNode().put("QueueUrl", url);

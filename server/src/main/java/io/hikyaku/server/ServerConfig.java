@@ -41,6 +41,9 @@ public record ServerConfig(String host, int port, String accountId, String regio
 
     public ServerConfig {
         Objects.requireNonNull(host, "host");
+        if (host.isBlank()) {
+            throw new IllegalArgumentException("host must not be empty (an address or name to bind, e.g. 127.0.0.1 or 0.0.0.0)");
+        }
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be 0..65535: " + port);
         }
@@ -48,11 +51,13 @@ public record ServerConfig(String host, int port, String accountId, String regio
             throw new IllegalArgumentException("account id must be 12 digits: " + accountId);
         }
         Objects.requireNonNull(region, "region");
+        if (!region.matches("[A-Za-z0-9-]+")) {
+            // It becomes part of every ARN (arn:aws:sqs:REGION:...): empty or with ':' it would break them.
+            throw new IllegalArgumentException("region must be letters, digits and '-', e.g. us-east-1: '" + region + "'");
+        }
         if (advertisedUrl != null) {
             advertisedUrl = stripTrailingSlash(advertisedUrl);
-            if (!advertisedUrl.startsWith("http://") && !advertisedUrl.startsWith("https://")) {
-                throw new IllegalArgumentException("advertised URL must start with http:// or https://: " + advertisedUrl);
-            }
+            checkAdvertisedUrl(advertisedUrl);
         }
         Objects.requireNonNull(storage, "storage");
         Objects.requireNonNull(dataDir, "dataDir");
@@ -123,6 +128,25 @@ public record ServerConfig(String host, int port, String accountId, String regio
 
     public ServerConfig withAccessLog(boolean value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value);
+    }
+
+    /** A queue URL is this plus {@code /account/name}: a query or fragment would end up in the middle of it. */
+    private static void checkAdvertisedUrl(String url) {
+        if (!url.startsWith("http://") && !url.startsWith("https://")) {
+            throw new IllegalArgumentException("advertised URL must start with http:// or https://: " + url);
+        }
+        java.net.URI uri;
+        try {
+            uri = new java.net.URI(url);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("advertised URL is not a valid URL: " + url + " (" + e.getReason() + ")");
+        }
+        if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            throw new IllegalArgumentException("advertised URL must not have a query or fragment: " + url);
+        }
+        if (uri.getHost() == null || uri.getHost().isEmpty()) {
+            throw new IllegalArgumentException("advertised URL must name a host: " + url);
+        }
     }
 
     private static String stripTrailingSlash(String url) {

@@ -145,8 +145,36 @@ class CommandLineTest {
     }
 
     @Test
+    void aMissingCommandIsAUsageErrorWithTheUsageOnStderr() {
+        assertThat(run()).isEqualTo(2);
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString()).contains("Usage: hikyaku <command>").contains("serve").contains("backup");
+    }
+
+    @Test
+    void theConfigFileMayComeFromHikyakuConfigAndTheFlagWins() throws Exception {
+        Path fromEnv = Files.writeString(dir.resolve("env.yaml"), "queues:\n  - name: from-env\n");
+        Path fromFlag = Files.writeString(dir.resolve("flag.yaml"), "queues:\n  - name: from-flag\n");
+        Map<String, String> env = Map.of("HIKYAKU_CONFIG", fromEnv.toString());
+        assertThat(resolve(env, "serve").queues()).extracting(q -> q.name()).containsExactly("from-env");
+        assertThat(resolve(env, "serve", "--config", fromFlag.toString()).queues()).extracting(q -> q.name())
+                .containsExactly("from-flag");
+        assertThatThrownBy(() -> resolve(Map.of("HIKYAKU_CONFIG", dir.resolve("missing.yaml").toString()), "serve"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("missing.yaml");
+    }
+
+    @Test
+    void anEmptyHostRegionOrAQueryInTheAdvertisedUrlIsAUsageError() {
+        assertThat(run("serve", "--host", "")).isEqualTo(2);
+        assertThat(run("serve", "--region", "")).isEqualTo(2);
+        assertThat(run("serve", "--advertised-url", "http://mq:9324/?a=b")).isEqualTo(2);
+        assertThat(err.toString()).contains("host must not be empty").contains("region must be")
+                .contains("must not have a query or fragment");
+    }
+
+    @Test
     void helpListsTheCommandsAndEachCommandsFlags() {
-        assertThat(run()).isZero();
+        assertThat(run("--help")).isZero();
         assertThat(out.toString()).contains("serve").contains("backup").doesNotContain("selfcheck");
         out.getBuffer().setLength(0);
         assertThat(run("serve", "--help")).isZero();

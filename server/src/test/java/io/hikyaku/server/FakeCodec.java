@@ -45,7 +45,12 @@ final class FakeCodec implements ProtocolCodec {
     @Override
     public HttpResponseData encodeError(HttpRequestData raw, ApiRequest decoded, ApiException error, String requestId) {
         ObjectNode body = JSON.createObjectNode().put("__type", error.errorType()).put("message", error.getMessage());
-        return json(error.errorType().equals("InternalError") ? 500 : 400, body.toString());
+        int status = switch (error.errorType()) {
+            case "InternalError" -> 500;
+            case "RequestEntityTooLarge" -> 413;
+            default -> 400;
+        };
+        return json(status, body.toString());
     }
 
     private static HttpResponseData json(int status, String body) {

@@ -25,6 +25,8 @@ final class FakeService implements SqsService {
     final Map<String, CompletableFuture<ObjectNode>> parked = new ConcurrentHashMap<>();
     final Map<String, BiFunction<CallContext, ApiRequest, CompletableFuture<ObjectNode>>> handlers = new ConcurrentHashMap<>();
     volatile boolean closed;
+    /** Run when a stop begins ({@link #beginStop}). */
+    volatile Runnable onBeginStop = () -> { };
 
     /** Calls to {@code action} get this future (complete it to answer them). */
     CompletableFuture<ObjectNode> park(String action) {
@@ -71,6 +73,12 @@ final class FakeService implements SqsService {
 
     List<String> actions() {
         return calls.stream().map(c -> c.request().action()).toList();
+    }
+
+    @Override
+    public int beginStop() {
+        onBeginStop.run();
+        return 0;
     }
 
     @Override

@@ -75,4 +75,35 @@ class RealCodecTest {
             assertThat(http.read().status()).isEqualTo(200); // the connection survives
         }
     }
+
+    @Test
+    void anOversizedJsonRequestGetsAJsonSqsError() throws Exception {
+        int tooLarge = ServerConfig.DEFAULT_MAX_BODY_BYTES + 1;
+        try (RawHttp http = new RawHttp(server.port())) {
+            http.send("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-amz-json-1.0\r\n"
+                    + "X-Amz-Target: AmazonSQS.SendMessage\r\nContent-Length: " + tooLarge + "\r\n\r\n");
+            RawHttp.Response r = http.read();
+            assertThat(r.status()).isEqualTo(413);
+            assertThat(r.header("content-type")).startsWith("application/x-amz-json-1.0");
+            var error = FakeCodec.JSON.readTree(r.body());
+            assertThat(error.path("__type").asText()).isEqualTo("com.amazonaws.sqs#RequestEntityTooLarge");
+            assertThat(error.path("message").asText()).isEqualTo("Request body exceeds " + ServerConfig.DEFAULT_MAX_BODY_BYTES + " bytes.");
+        }
+        assertThat(service.calls).isEmpty();
+    }
+
+    @Test
+    void anOversizedQueryRequestGetsAnXmlSqsError() throws Exception {
+        int tooLarge = ServerConfig.DEFAULT_MAX_BODY_BYTES + 1;
+        try (RawHttp http = new RawHttp(server.port())) {
+            http.send("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                    + "Content-Length: " + tooLarge + "\r\n\r\n");
+            RawHttp.Response r = http.read();
+            assertThat(r.status()).isEqualTo(413);
+            assertThat(r.body()).contains("<ErrorResponse").contains("<Type>Sender</Type>")
+                    .contains("<Code>RequestEntityTooLarge</Code>")
+                    .contains("<RequestId>" + r.header("x-amzn-RequestId") + "</RequestId>");
+        }
+        assertThat(service.calls).isEmpty();
+    }
 }

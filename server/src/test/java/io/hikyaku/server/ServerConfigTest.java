@@ -45,4 +45,26 @@ class ServerConfigTest {
         assertThatThrownBy(() -> c.withAdvertisedUrl("sqs.local")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> c.withMaxBodyBytes(10)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void anEmptyHostOrRegionIsRefused() {
+        ServerConfig c = ServerConfig.defaults();
+        assertThatThrownBy(() -> c.withHost("")).hasMessageContaining("host must not be empty");
+        assertThatThrownBy(() -> c.withHost("  ")).hasMessageContaining("host must not be empty");
+        assertThatThrownBy(() -> c.withRegion("")).hasMessageContaining("region must be");
+        assertThatThrownBy(() -> c.withRegion("us:east")).hasMessageContaining("region must be");
+        assertThat(c.withRegion("eu-west-3").region()).isEqualTo("eu-west-3");
+    }
+
+    @Test
+    void anAdvertisedUrlWithAQueryOrFragmentIsRefused() {
+        ServerConfig c = ServerConfig.defaults();
+        assertThatThrownBy(() -> c.withAdvertisedUrl("http://sqs.local:9324?x=1"))
+                .hasMessageContaining("must not have a query or fragment");
+        assertThatThrownBy(() -> c.withAdvertisedUrl("http://sqs.local:9324/#top"))
+                .hasMessageContaining("must not have a query or fragment");
+        assertThatThrownBy(() -> c.withAdvertisedUrl("http://")).hasMessageContaining("advertised URL");
+        assertThatThrownBy(() -> c.withAdvertisedUrl("http://bad host")).hasMessageContaining("not a valid URL");
+        assertThat(c.withAdvertisedUrl("https://sqs.example.com/prefix/").advertisedUrl()).isEqualTo("https://sqs.example.com/prefix");
+    }
 }

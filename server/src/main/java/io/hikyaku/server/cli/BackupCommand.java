@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
@@ -22,10 +23,16 @@ import org.apache.commons.cli.Options;
 final class BackupCommand implements Subcommand {
 
     private static final Options OPTIONS = Flags.of(
-            valued("data-dir", "DIR", "Data directory to back up (default ./data)."),
+            valued("data-dir", "DIR", "Data directory to back up (default ./data; env HIKYAKU_DATA_DIR)."),
             Option.builder().longOpt("to").hasArg().argName("DIR").required()
                     .desc("Directory to create for the backup (must not exist).").get(),
             valued("timeout-seconds", "SECONDS", "How long to wait for a running server's backup (default 3600)."));
+
+    private final Map<String, String> env;
+
+    BackupCommand(Map<String, String> env) {
+        this.env = env;
+    }
 
     @Override
     public String name() {
@@ -44,7 +51,9 @@ final class BackupCommand implements Subcommand {
 
     @Override
     public int run(Flags flags, PrintWriter out) throws InterruptedException {
-        Path data = flags.path("data-dir", Path.of("data")).toAbsolutePath().normalize();
+        String fromEnv = env.get("HIKYAKU_DATA_DIR"); // the same directory `serve` would use
+        Path fallback = fromEnv == null || fromEnv.isEmpty() ? Path.of("data") : Path.of(fromEnv);
+        Path data = flags.path("data-dir", fallback).toAbsolutePath().normalize();
         Path to = flags.path("to").toAbsolutePath().normalize();
         long timeoutSeconds = flags.number("timeout-seconds", 3600);
         if (Files.exists(to)) {

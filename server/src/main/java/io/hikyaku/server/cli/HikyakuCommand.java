@@ -13,8 +13,8 @@ import org.apache.commons.cli.Options;
 
 /**
  * {@code hikyaku <command> [flags]}: finds the subcommand, parses its flags, runs it. Exit codes: 0 done,
- * 2 a command line or setting that cannot be used (one line on stderr saying why), 1 anything else
- * that stops a command ({@code hikyaku: <why>}, also one line).
+ * 2 a command line or setting that cannot be used (one line on stderr saying why; no command at all
+ * prints the usage on stderr), 1 anything else that stops a command ({@code hikyaku: <why>}, also one line).
  */
 public final class HikyakuCommand {
 
@@ -27,7 +27,7 @@ public final class HikyakuCommand {
     private HikyakuCommand(Map<String, String> env, PrintWriter out, PrintWriter err) {
         this.out = out;
         this.err = err;
-        for (Subcommand c : List.of(new ServeCommand(env), new BackupCommand(), new SelfCheckCommand(env))) {
+        for (Subcommand c : List.of(new ServeCommand(env), new BackupCommand(env), new SelfCheckCommand(env))) {
             commands.put(c.name(), c);
         }
     }
@@ -54,8 +54,13 @@ public final class HikyakuCommand {
     }
 
     private int dispatch(String[] args) throws Exception {
-        if (args.length == 0 || isHelp(args[0]) || args[0].equals("help")) {
-            printUsage();
+        if (args.length == 0) {
+            // No command is a usage error (exit 2, like any other), not a request for help.
+            printUsage(err);
+            return 2;
+        }
+        if (isHelp(args[0]) || args[0].equals("help")) {
+            printUsage(out);
             return 0;
         }
         if (isVersion(args[0])) {
@@ -103,20 +108,20 @@ public final class HikyakuCommand {
         return 0;
     }
 
-    private void printUsage() {
-        out.println("Usage: hikyaku <command> [flags]");
-        out.println(SUMMARY);
-        out.println();
-        out.println("Commands:");
+    private void printUsage(PrintWriter to) {
+        to.println("Usage: hikyaku <command> [flags]");
+        to.println(SUMMARY);
+        to.println();
+        to.println("Commands:");
         for (Subcommand c : commands.values()) {
             if (!c.hidden()) {
-                out.printf(Locale.ROOT, "  %-10s %s%n", c.name(), c.summary());
+                to.printf(Locale.ROOT, "  %-10s %s%n", c.name(), c.summary());
             }
         }
-        out.println();
-        out.println("  -h, --help     Show this help and exit.");
-        out.println("  -V, --version  Print the version and exit.");
-        out.println("Run 'hikyaku <command> --help' for a command's flags.");
+        to.println();
+        to.println("  -h, --help     Show this help and exit.");
+        to.println("  -V, --version  Print the version and exit.");
+        to.println("Run 'hikyaku <command> --help' for a command's flags.");
     }
 
     private void printHelp(Subcommand command, Options options) {

@@ -28,7 +28,7 @@ final class ServeCommand implements Subcommand {
             valued("region", "REGION", "Region in ARNs (default us-east-1; env HIKYAKU_REGION)."),
             valued("advertised-url", "URL", "Base of returned queue URLs, e.g. http://sqs.local:9324 "
                     + "(default: from each request's Host header; env HIKYAKU_ADVERTISED_URL)."),
-            valued("config", "FILE", "YAML config file with server settings and queues to create."),
+            valued("config", "FILE", "YAML config file with server settings and queues to create (env HIKYAKU_CONFIG)."),
             valued("storage", "MODE", "rocksdb or memory (default rocksdb; env HIKYAKU_STORAGE)."),
             valued("data-dir", "DIR", "RocksDB data directory (default ./data; env HIKYAKU_DATA_DIR)."),
             valued("durability", "MODE", "fsync, batch or none (default fsync; env HIKYAKU_DURABILITY)."),
@@ -64,6 +64,10 @@ final class ServeCommand implements Subcommand {
 
     private ServerConfig resolveConfig(Flags flags) {
         Path configFile = flags.path("config");
+        String fromEnv = env.get("HIKYAKU_CONFIG");
+        if (configFile == null && fromEnv != null && !fromEnv.isEmpty()) {
+            configFile = Path.of(fromEnv);
+        }
         ConfigFile file = configFile == null ? ConfigFile.EMPTY : ConfigFile.load(configFile);
         Settings given = new Settings(flags.string("host"), flags.integer("port"), flags.string("account-id"),
                 flags.string("region"), flags.string("advertised-url"), flags.choice("storage", StorageMode.class),
@@ -89,7 +93,13 @@ final class ServeCommand implements Subcommand {
         ServerConfig config = resolveConfig(flags);
         LogSetup.apply(config.logFormat(), config.accessLog());
         HikyakuServer server = HikyakuServer.start(config);
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "hikyaku-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            out.println("hikyaku stopping: answering parked long polls, finishing requests in flight");
+            out.flush();
+            server.close();
+            out.println("hikyaku stopped");
+            out.flush();
+        }, "hikyaku-shutdown"));
         out.println("hikyaku " + Version.current() + " serving SQS at " + server.endpoint()
                 + " (storage " + describeStorage(config) + ", account " + config.accountId() + ", region " + config.region() + ")");
         out.flush();

@@ -22,6 +22,6 @@ final class BoundedAggregator extends HttpObjectAggregator {
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
         ctx.fireChannelRead(new RejectedRequest(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                "Request body exceeds " + maxBodyBytes + " bytes", oversized.protocolVersion()));
+                "Request body exceeds " + maxBodyBytes + " bytes", oversized.protocolVersion(), RejectedRequest.headOf(oversized)));
     }
 }

@@ -1,5 +1,6 @@
 package io.hikyaku.server.http;
 
+import io.hikyaku.protocol.HttpRequestData;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpContent;
@@ -30,9 +31,10 @@ final class OversizeGuard extends ChannelInboundHandlerAdapter {
             discarding = false;
             if (declaredLength(request) > maxBodyBytes) {
                 discarding = !(msg instanceof LastHttpContent);
+                HttpRequestData head = RejectedRequest.headOf(request);
                 ReferenceCountUtil.release(msg);
                 ctx.fireChannelRead(new RejectedRequest(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                        "Request body exceeds " + maxBodyBytes + " bytes", request.protocolVersion()));
+                        "Request body exceeds " + maxBodyBytes + " bytes", request.protocolVersion(), head));
                 return;
             }
         }

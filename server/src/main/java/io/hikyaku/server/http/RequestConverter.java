@@ -3,6 +3,7 @@ package io.hikyaku.server.http;
 import io.hikyaku.protocol.HttpRequestData;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.net.URI;
 import java.util.HashMap;
@@ -16,6 +17,17 @@ final class RequestConverter {
 
     /** @throws IllegalArgumentException for a request target that cannot be decoded */
     static HttpRequestData convert(FullHttpRequest request) {
+        HttpRequestData head = head(request);
+        return new HttpRequestData(head.method(), head.path(), head.rawQuery(), head.headers(),
+                ByteBufUtil.getBytes(request.content()));
+    }
+
+    /**
+     * The request line and headers without a body (for a request refused before its body is read).
+     *
+     * @throws IllegalArgumentException for a request target that cannot be decoded
+     */
+    static HttpRequestData head(HttpRequest request) {
         String target = request.uri();
         String rawPath;
         String rawQuery;
@@ -37,7 +49,6 @@ final class RequestConverter {
         for (Map.Entry<String, String> h : request.headers()) {
             headers.put(h.getKey().toLowerCase(Locale.ROOT), h.getValue());
         }
-        byte[] body = ByteBufUtil.getBytes(request.content());
-        return new HttpRequestData(request.method().name(), path, rawQuery, headers, body);
+        return new HttpRequestData(request.method().name(), path, rawQuery, headers, new byte[0]);
     }
 }

@@ -142,6 +142,16 @@ public final class RequestDispatcher {
         return new InFlight(response, call);
     }
 
+    /**
+     * A request refused before its body was read because it is larger than the server accepts: HTTP
+     * 413 (what Amazon SQS's front end answers to an oversized request), but with an SQS error body in
+     * the request's protocol (JSON or Query XML, found from its headers) that every SDK can parse,
+     * where SQS sends plain text that they cannot.
+     */
+    public HttpResponseData tooLarge(HttpRequestData head, String reason, String requestId) {
+        return safeError(head, null, new ApiException("RequestEntityTooLarge", reason + "."), requestId);
+    }
+
     private static final String INTERNAL = "InternalError";
 
     private HttpResponseData encode(Exchange exchange, ApiRequest decoded, ObjectNode result, Throwable failure, String requestId) {

@@ -50,8 +50,13 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         this.clock = clock;
     }
 
-    /** A request as read, or the reason it cannot be served. */
-    private record Pending(HttpRequestData data, HttpVersion version, boolean keepAlive, HttpResponseData refusal) {}
+    /** A request as read, or the reason it cannot be served (a refusal, or a request too large to read). */
+    private record Pending(HttpRequestData data, HttpVersion version, boolean keepAlive, HttpResponseData refusal,
+                           RejectedRequest rejected) {
+        Pending(HttpRequestData data, HttpVersion version, boolean keepAlive, HttpResponseData refusal) {
+            this(data, version, keepAlive, refusal, null);
+        }
+    }
 
     /** What answering a request needs once it is dispatched (not its headers or body). */
     private record Reply(HttpVersion version, boolean keepAlive, boolean headOnly) {}
@@ -69,7 +74,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                 request.release();
             }
         } else if (msg instanceof RejectedRequest rejected) {
-            queue.add(new Pending(null, rejected.version(), false, NettyResponses.plain(rejected.status(), rejected.reason())));
+            queue.add(new Pending(null, rejected.version(), false, null, rejected));
         } else {
             ctx.fireChannelRead(msg);
             return;
@@ -96,6 +101,12 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** An SQS error in the refused request's protocol when its headers could be read, else plain text. */
+    private HttpResponseData tooLarge(RejectedRequest rejected, String requestId) {
+        return rejected.head() != null ? dispatcher.tooLarge(rejected.head(), rejected.reason(), requestId)
+                : NettyResponses.plain(rejected.status(), rejected.reason());
+    }
+
     private static HttpResponseData refusalFor(Throwable cause) {
         if (cause instanceof TooLongHttpLineException) {
             return NettyResponses.plain(HttpResponseStatus.REQUEST_URI_TOO_LONG, "Request line too long");
@@ -116,10 +127,11 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         String requestId = RequestIds.next();
-        if (next.refusal() != null) {
+        if (next.refusal() != null || next.rejected() != null) {
             closing = true;
             queue.clear();
-            write(ctx, new Reply(next.version(), false, false), requestId, next.refusal());
+            HttpResponseData refusal = next.refusal() != null ? next.refusal() : tooLarge(next.rejected(), requestId);
+            write(ctx, new Reply(next.version(), false, false), requestId, refusal);
             return;
         }
         state.requestStarted();

@@ -33,6 +33,7 @@ class ServerProcessTest {
     Path dir;
 
     private final List<Process> children = new ArrayList<>();
+    private final java.util.Map<Process, BufferedReader> stdout = new java.util.HashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @AfterEach
@@ -54,8 +55,9 @@ class ServerProcessTest {
     }
 
     /** The endpoint from the start-up line, waiting at most 60 s. */
-    private static String awaitServing(Process p) throws Exception {
+    private String awaitServing(Process p) throws Exception {
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        stdout.put(p, out);
         String line = CompletableFuture.supplyAsync(() -> {
             try {
                 return out.readLine();
@@ -97,8 +99,10 @@ class ServerProcessTest {
         assertThat(backup.code()).as(backup.err()).isZero();
         assertThat(backup.out()).contains("(online");
 
-        first.destroy(); // SIGTERM: the shutdown hook closes the server
+        first.toHandle().destroy(); // SIGTERM (Process.destroy would also close our end of its stdout): the hook closes the server
         assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        String stopLines = String.join("\n", stdout.get(first).lines().toList());
+        assertThat(stopLines).contains("hikyaku stopping").contains("hikyaku stopped");
         assertThat(AdminFile.in(data)).doesNotExist();
         assertThat(Files.exists(dir.resolve("b").resolve("FORMAT"))).isTrue();
     }

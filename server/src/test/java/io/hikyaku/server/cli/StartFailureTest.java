@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hikyaku.server.HikyakuServer;
 import io.hikyaku.server.ServerConfig;
+import io.hikyaku.server.admin.AdminFile;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
@@ -23,9 +24,13 @@ class StartFailureTest {
     record Outcome(int code, String out, String err) {}
 
     static Outcome run(String... args) {
+        return runWith(Map.of(), args);
+    }
+
+    static Outcome runWith(Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = HikyakuCommand.commandLine(Map.of(), new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+        int code = HikyakuCommand.commandLine(env, new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
         return new Outcome(code, out.toString(), err.toString());
     }
 
@@ -95,6 +100,7 @@ class StartFailureTest {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             Outcome o = run("serve", "--port", String.valueOf(taken.getLocalPort()), "--data-dir", data.toString());
             assertOneLineFailure(o, "cannot listen on 127.0.0.1:" + taken.getLocalPort());
+            assertThat(data).as("found before a new data directory was made").doesNotExist();
         }
         try (HikyakuServer again = HikyakuServer.start(ServerConfig.defaults().withPort(0).withDataDir(data))) {
             assertThat(again.port()).isPositive(); // the failed start closed the store
@@ -112,5 +118,50 @@ class StartFailureTest {
     void backupOfADirectoryWithoutAStoreFailsClearly() {
         Outcome o = run("backup", "--data-dir", dir.resolve("nothing").toString(), "--to", dir.resolve("b").toString());
         assertOneLineFailure(o, "holds no Hikyaku store");
+    }
+
+    @Test
+    void anUnresolvableHostIsNamedAsSuchBeforeADataDirectoryIsMade() {
+        Path data = dir.resolve("data");
+        Outcome o = run("serve", "--host", "no-such-host.invalid", "--port", "0", "--data-dir", data.toString());
+        assertOneLineFailure(o, "host 'no-such-host.invalid' does not resolve to an address");
+        assertThat(data).doesNotExist();
+    }
+
+    @Test
+    void backupFindsTheDataDirectoryInHikyakuDataDir() throws Exception {
+        Path data = dir.resolve("env-data");
+        try (HikyakuServer running = HikyakuServer.start(ServerConfig.defaults().withPort(0).withDataDir(data))) {
+            Outcome o = runWith(Map.of("HIKYAKU_DATA_DIR", data.toString()), "backup", "--to", dir.resolve("b").toString());
+            assertThat(o.code()).as(o.err()).isZero();
+            assertThat(o.out()).contains(data.toString()).contains("(online");
+        }
+        assertThat(dir.resolve("b").resolve("FORMAT")).exists();
+    }
+
+    @Test
+    void onIpv6LoopbackTheAdminFileHoldsAnAddressTheServerListensOn() throws Exception {
+        Path data = dir.resolve("v6");
+        try (HikyakuServer running = HikyakuServer.start(ServerConfig.defaults().withHost("::1").withPort(0).withDataDir(data))) {
+            AdminFile admin = AdminFile.read(data).orElseThrow();
+            assertThat(admin.url()).isEqualTo("http://[::1]:" + running.port());
+            // and the backup through it works (it is online, so the server really answered there)
+            Outcome o = run("backup", "--data-dir", data.toString(), "--to", dir.resolve("b6").toString());
+            assertThat(o.code()).as(o.err()).isZero();
+            assertThat(o.out()).contains("(online");
+        }
+    }
+
+    @Test
+    void aBadQueueAtTheEndOfALargeConfigFileStopsTheStartNamingIt() throws Exception {
+        StringBuilder yaml = new StringBuilder("queues:\n");
+        for (int i = 0; i < 600; i++) {
+            yaml.append("  - name: q-").append(i).append('\n');
+        }
+        yaml.append("  - name: zz-bad\n    attributes:\n      VisibilityTimeout: 99999\n");
+        Path config = Files.writeString(dir.resolve("big.yaml"), yaml.toString());
+        Outcome o = runWith(Map.of("HIKYAKU_CONFIG", config.toString()),
+                "serve", "--port", "0", "--data-dir", dir.resolve("data").toString());
+        assertOneLineFailure(o, "queue zz-bad: SetQueueAttributes failed: InvalidAttributeValue");
     }
 }

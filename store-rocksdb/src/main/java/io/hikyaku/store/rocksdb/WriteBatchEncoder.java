@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * Builds the serialized form of a RocksDB WriteBatch in Java, so a whole {@link StoreBatch} crosses
  * JNI once ({@code new WriteBatch(byte[])}) instead of once per key. Filling a native batch key by
- * key cost about a fifth of the store's write CPU (profile of a cycle run, session 7).
+ * key cost about a fifth of the store's write CPU (profile of a cycle run).
  *
  * <p>The layout is RocksDB's documented WriteBatch representation: a 12-byte header (sequence,
  * fixed64, left 0 for RocksDB to assign; entry count, fixed32; both little-endian), then per entry a
