@@ -52,6 +52,12 @@ public final class RocksDbStore implements Store {
     private volatile long lastWritten;
     private volatile boolean closed;
     /**
+     * The first write or fsync failure since the last successful {@link #resume()}, else null. While
+     * set, no batch is applied (fail-stop, see the Store contract): a later batch may depend on the
+     * failed one, so it must not reach the disk without it.
+     */
+    private volatile StoreException failure;
+    /**
      * FSYNC durability: a writer only queues its batch, and the syncer applies everything queued as
      * one RocksDB write right before the fsync that acknowledges it. The WAL append and the memtable
      * inserts then leave the request threads (and the engine's lock), and a group shares one
@@ -203,6 +209,10 @@ public final class RocksDbStore implements Store {
         if (batch.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
+        StoreException failed = failure;
+        if (failed != null) {
+            return CompletableFuture.failedFuture(refused(failed));
+        }
         byte[] rep = WriteBatchEncoder.encode(batch.ops(), familyIds);
         CompletableFuture<Void> acknowledged = new CompletableFuture<>();
         lifecycle.readLock().lock();
@@ -247,6 +257,12 @@ public final class RocksDbStore implements Store {
             if (batches.isEmpty()) {
                 return;
             }
+            StoreException failed = failure;
+            if (failed != null) {
+                StoreException refusal = refused(failed);
+                batches.forEach(q -> q.acknowledged().completeExceptionally(refusal));
+                return;
+            }
             List<byte[]> reps = new ArrayList<>(batches.size());
             long first = lastNumbered + 1;
             for (WriteQueue.Queued q : batches) {
@@ -255,9 +271,11 @@ public final class RocksDbStore implements Store {
             try (WriteBatch wb = new WriteBatch(WriteBatchEncoder.concat(reps))) {
                 open.db.write(writeOptions, wb);
             } catch (RocksDBException | RuntimeException e) {
-                StoreException failure = new StoreException("cannot persist " + batches.size()
+                // RocksDB applies nothing of a write it refuses (WAL first, then memtables).
+                StoreException refusal = new StoreException("cannot persist " + batches.size()
                         + " batches: " + e.getMessage(), e);
-                batches.forEach(q -> q.acknowledged().completeExceptionally(failure));
+                failure = refusal;
+                batches.forEach(q -> q.acknowledged().completeExceptionally(refusal));
                 return;
             }
             lastWritten = lastNumbered;
@@ -270,15 +288,87 @@ public final class RocksDbStore implements Store {
     }
 
     /** Called only by the syncer thread: batches up to {@code upToBatch} are in the WAL already. */
-    private void syncWal(long upToBatch) throws RocksDBException, IOException {
+    private void syncWal(long upToBatch) {
         lifecycle.readLock().lock();
         try {
             ensureOpen();
             open.db.flushWal(true);
             watermark.advance(upToBatch);
+        } catch (RocksDBException | IOException | RuntimeException e) {
+            // The batches are applied (reads see them) but maybe not on disk: outcome unknown
+            // until resume() has written the memtables out.
+            StoreException unknown = new StoreException("write-ahead log sync failed: " + e.getMessage(), e, true);
+            if (!closed) {
+                failure = unknown;
+            }
+            throw unknown;
         } finally {
             lifecycle.readLock().unlock();
         }
+    }
+
+    /**
+     * After a failure: fails whatever is still queued (written before this call), writes every
+     * memtable out to new table files (so batches whose WAL fsync failed are durable in tables, not
+     * left to WAL pages the OS may have dropped), then accepts writes again and proves it with one
+     * synced write of the batch number alone. While RocksDB is still in its background-error state
+     * (disk full, until its own recovery has run) the flush fails and this returns false.
+     */
+    @Override
+    public boolean resume() {
+        if (failure == null) {
+            return true;
+        }
+        CompletableFuture<Void> probe = new CompletableFuture<>();
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            writeOrder.lock();
+            try {
+                StoreException failed = failure;
+                if (failed == null) {
+                    return true;
+                }
+                StoreException refusal = refused(failed);
+                queue.takeAll().forEach(q -> q.acknowledged().completeExceptionally(refusal));
+                try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+                    for (ColumnFamilyHandle cf : open.storeFamilies()) {
+                        open.db.flush(flush, cf);
+                    }
+                } catch (RocksDBException e) {
+                    return false;
+                }
+                failure = null;
+                queue.add(WriteBatchEncoder.encode(List.of(), familyIds), probe);
+                if (!deferWrites) {
+                    applyQueued();
+                }
+            } finally {
+                writeOrder.unlock();
+            }
+        } catch (StoreException closedNow) {
+            return false;
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+        if (deferWrites) {
+            syncer.kick();
+        }
+        try {
+            probe.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return false;
+        }
+    }
+
+    /** Why a batch written after {@code failed} is refused; it was not applied. */
+    private static StoreException refused(StoreException failed) {
+        return new StoreException("not written: an earlier write failed and the store has not recovered yet ("
+                + failed.getMessage() + ")", failed);
     }
 
     @Override

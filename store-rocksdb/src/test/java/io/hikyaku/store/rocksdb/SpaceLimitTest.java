@@ -9,7 +9,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
@@ -49,18 +48,21 @@ class SpaceLimitTest {
             assertAll(store, acknowledged);
 
             store.setMaxSpaceBytes(0);
+            // Fail-stop: after a failure nothing is applied until resume() says the store is whole again.
+            Throwable refused = store.write(new StoreBatch().put(Keyspace.META, b("refused"), b("x")))
+                    .handle((v, e) -> e).get(10, TimeUnit.SECONDS);
+            assertThat(refused).isInstanceOf(StoreException.class).hasMessageContaining("not written");
+            assertThat(store.get(Keyspace.META, b("refused"))).isNull();
             boolean resumed = false;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (!resumed && System.nanoTime() < deadline) {
-                CompletableFuture<Void> f = store.write(new StoreBatch().put(Keyspace.META, b("after"), b("quota")));
-                try {
-                    f.get(10, TimeUnit.SECONDS);
-                    resumed = true;
-                } catch (ExecutionException e) {
+                resumed = store.resume();
+                if (!resumed) {
                     Thread.sleep(100);
                 }
             }
-            assertThat(resumed).as("writes resume once the quota is raised").isTrue();
+            assertThat(resumed).as("the store resumes once the quota is raised").isTrue();
+            store.write(new StoreBatch().put(Keyspace.META, b("after"), b("quota"))).get(10, TimeUnit.SECONDS);
         }
         try (RocksDbStore store = RocksDbStore.open(dir, options.withMaxSpaceBytes(0))) {
             assertAll(store, acknowledged);
