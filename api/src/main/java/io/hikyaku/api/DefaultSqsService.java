@@ -24,15 +24,19 @@ final class DefaultSqsService implements SqsService {
     private final MessageActions messages;
     private final MoveTaskActions moveTasks;
     private final TimerLoop timers;
+    private final StoreRecovery recovery;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     DefaultSqsService(Store store, Clock clock) {
         this.store = store;
         this.clock = clock;
-        this.gate = new EngineGate(new QueueEngine(store, DEFAULT_REGION, clock.millis()), clock);
+        this.recovery = new StoreRecovery(clock);
+        StoreFence fence = new StoreFence(store, recovery::start);
+        this.gate = new EngineGate(now -> new QueueEngine(fence, DEFAULT_REGION, now), fence, clock);
         Ids ids = new Ids();
         this.timers = new TimerLoop(clock, this::timerRound); // started last, once everything exists
         this.receiver = new Receiver(gate, clock, ids, timers::deadlineAt);
+        this.recovery.attach(gate, fence, receiver);
         this.queues = new QueueActions(gate, clock, receiver);
         this.messages = new MessageActions(gate, clock, ids, receiver);
         this.moveTasks = new MoveTaskActions(gate, clock, ids);
@@ -122,6 +126,9 @@ final class DefaultSqsService implements SqsService {
 
     /** One timer round: due engine timers, woken long polls, expired waits; returns the next deadline. */
     private long timerRound() {
+        if (gate.isFenced()) {
+            return clock.millis() + 100; // nothing runs until the store has recovered (StoreRecovery)
+        }
         Completions completions = new Completions();
         long[] next = new long[1];
         gate.locked(() -> {
@@ -143,7 +150,7 @@ final class DefaultSqsService implements SqsService {
     /** Parked long polls right now (for tests and metrics). */
     int parkedReceives() {
         int[] n = new int[1];
-        gate.locked(() -> n[0] = receiver.parkedCount());
+        gate.lockedEvenIfFenced(() -> n[0] = receiver.parkedCount());
         return n[0];
     }
 
@@ -153,8 +160,9 @@ final class DefaultSqsService implements SqsService {
             return;
         }
         timers.stop();
+        recovery.stop();
         Completions completions = new Completions();
-        gate.locked(() -> receiver.releaseAll(completions));
+        gate.lockedEvenIfFenced(() -> receiver.releaseAll(completions));
         completions.run();
         store.close();
     }

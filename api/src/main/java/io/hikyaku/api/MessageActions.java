@@ -70,7 +70,7 @@ final class MessageActions {
         }
         if (messages.isEmpty()) {
             gate.read(engine -> engine.getQueue(queue)); // an unknown queue still answers QueueDoesNotExist
-            return CompletableFuture.completedFuture(BatchRules.result(Json.array(), failed));
+            return gate.afterWrites(BatchRules.result(Json.array(), failed));
         }
         return changeAndWake(queue, engine -> engine.sendMessageBatch(queue, messages, clock.millis()))
                 .thenApply(outcomes -> {
@@ -156,7 +156,7 @@ final class MessageActions {
             holder.add(change.apply(gate.engineUnderLock()));
             receiver.wake(queue, completions);
         });
-        CompletableFuture<T> out = EngineGate.whenDurable(holder.get(0));
+        CompletableFuture<T> out = gate.whenDurable(holder.get(0));
         completions.run();
         return out;
     }
