@@ -102,11 +102,12 @@ final class StoreRecovery {
                 return false;
             }
             backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
-            if (!resumed()) {
+            String notYet = resumed();
+            if (notYet != null) {
                 if (System.nanoTime() - lastLog > STILL_FAILING_LOG_NANOS) {
                     lastLog = System.nanoTime();
-                    LOG.warn("storage still refuses writes after {} s ({}); requests get 503 ServiceUnavailable",
-                            TimeUnit.NANOSECONDS.toSeconds(lastLog - start), cause.getMessage());
+                    LOG.warn("storage not recovered after {} s: {} (first failure: {}); requests get 503 ServiceUnavailable",
+                            TimeUnit.NANOSECONDS.toSeconds(lastLog - start), notYet, cause.getMessage());
                 }
                 continue;
             }
@@ -127,22 +128,23 @@ final class StoreRecovery {
     }
 
     /**
-     * The store accepts writes again and every write handed to it before the failure has settled
-     * (so nothing lands in the store while, or after, the engine is reloaded).
+     * Null once the store accepts writes again and every write handed to it before the failure has
+     * settled (so nothing lands in the store while, or after, the engine is reloaded); else why not.
      */
-    private boolean resumed() {
+    private String resumed() {
         try {
             if (!fence.resume()) {
-                return false;
+                return "the store still refuses writes";
             }
             fence.lastWrite().handle((v, e) -> null).get(10, TimeUnit.SECONDS);
-            return true;
+            return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return "interrupted";
+        } catch (java.util.concurrent.TimeoutException e) {
+            return "a write from before the failure has not settled";
         } catch (Exception e) {
-            LOG.debug("store not resumed yet", e);
-            return false;
+            return "resuming the store failed: " + e;
         }
     }
 }

@@ -70,6 +70,45 @@ class SpaceLimitTest {
         }
     }
 
+    /**
+     * The reopen path of resume(): when RocksDB does not leave its background-error state by itself,
+     * the store closes and reopens the database; everything acknowledged is there, the refused
+     * batches are not, and writes work again.
+     */
+    @Test
+    void resumeReopensTheDatabaseWhenRocksDbDoesNotRecoverByItself() throws Exception {
+        RocksDbStoreOptions options = RocksDbStoreOptions.defaults().withWriteBuffers(128 * 1024, 512 * 1024)
+                .withMaxSpaceBytes(1 << 20);
+        Path dir = tmp.resolve("reopen");
+        List<byte[]> acknowledged = new ArrayList<>();
+        try (RocksDbStore store = RocksDbStore.open(dir, options)) {
+            Throwable failure = null;
+            int i = 0;
+            for (; i < 2_000 && failure == null; i++) {
+                byte[] value = new byte[4096];
+                ThreadLocalRandom.current().nextBytes(value);
+                try {
+                    store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m" + i), value)).get(10, TimeUnit.SECONDS);
+                    acknowledged.add(value);
+                } catch (ExecutionException e) {
+                    failure = e.getCause();
+                }
+            }
+            assertThat(failure).as("the quota was never hit").isInstanceOf(StoreException.class);
+            int refused = i - 1;
+            store.setMaxSpaceBytes(0);
+            store.reopenOnNextResume();
+            assertThat(store.resume()).as("resumed by reopening").isTrue();
+            assertAll(store, acknowledged);
+            assertThat(store.get(Keyspace.MESSAGES, b("m" + refused))).as("the refused batch").isNull();
+            store.write(new StoreBatch().put(Keyspace.META, b("after"), b("reopen"))).get(10, TimeUnit.SECONDS);
+        }
+        try (RocksDbStore store = RocksDbStore.open(dir, options.withMaxSpaceBytes(0))) {
+            assertAll(store, acknowledged);
+            assertThat(store.get(Keyspace.META, b("after"))).isEqualTo(b("reopen"));
+        }
+    }
+
     private static void assertAll(RocksDbStore store, List<byte[]> acknowledged) {
         for (int i = 0; i < acknowledged.size(); i++) {
             assertThat(store.get(Keyspace.MESSAGES, b("m" + i))).as("m" + i).isEqualTo(acknowledged.get(i));
