@@ -194,12 +194,17 @@ final class Receiver {
         return v == null ? 0 : Integer.parseInt(v);
     }
 
+    /**
+     * Renders now (on the caller's thread, outside the lock) and hands the answer over once the write is
+     * durable: the store completes futures on its one syncing thread, which should only complete them.
+     */
     private void answer(CompletableFuture<ObjectNode> out, ReceiveCall call, Durable<List<ReceivedMessage>> got) {
-        gate.whenDurable(got).whenComplete((messages, failure) -> {
+        ObjectNode rendered = render(call.selection(), got.value());
+        gate.whenDurable(new Durable<>(rendered, got.written())).whenComplete((answer, failure) -> {
             if (failure != null) {
                 out.completeExceptionally(failure);
             } else {
-                out.complete(render(call.selection(), messages));
+                out.complete(answer);
             }
         });
     }
