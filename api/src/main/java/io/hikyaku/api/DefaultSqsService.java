@@ -25,6 +25,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
     private final MoveTaskActions moveTasks;
     private final TimerLoop timers;
     private final CommandQueue commands;
+    private final StoreRecovery recovery;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     DefaultSqsService(Store store, Clock clock) {
@@ -35,10 +36,13 @@ final class DefaultSqsService implements SqsService, ServiceView {
     DefaultSqsService(Store store, Clock clock, int commandCapacity) {
         this.store = store;
         this.clock = clock;
-        this.gate = new EngineGate(new QueueEngine(store, DEFAULT_REGION, clock.millis()), clock);
+        this.recovery = new StoreRecovery(clock);
+        StoreFence fence = new StoreFence(store, recovery::start);
+        this.gate = new EngineGate(now -> new QueueEngine(fence, DEFAULT_REGION, now), fence, clock);
         Ids ids = new Ids();
         this.timers = new TimerLoop(clock, this::timerRound); // started last, once everything exists
         this.receiver = new Receiver(gate, ids, timers::deadlineAt);
+        this.recovery.attach(gate, fence, receiver);
         this.queues = new QueueActions(gate, receiver);
         this.messages = new MessageActions(gate, ids, receiver);
         this.moveTasks = new MoveTaskActions(gate, ids);
@@ -146,6 +150,9 @@ final class DefaultSqsService implements SqsService, ServiceView {
 
     /** One timer round: due engine timers, woken long polls, expired waits; returns the next deadline. */
     private long timerRound() {
+        if (gate.isFenced()) {
+            return clock.millis() + 100; // nothing runs until the store has recovered (StoreRecovery)
+        }
         Completions completions = new Completions();
         long[] next = new long[1];
         gate.locked(() -> {
@@ -188,7 +195,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
     @Override
     public int parkedReceives() {
         int[] n = new int[1];
-        gate.locked(() -> n[0] = receiver.parkedCount());
+        gate.lockedEvenIfFenced(() -> n[0] = receiver.parkedCount());
         return n[0];
     }
 
@@ -208,8 +215,9 @@ final class DefaultSqsService implements SqsService, ServiceView {
         }
         commands.close(); // commands already handed over still run
         timers.stop();
+        recovery.stop();
         Completions completions = new Completions();
-        gate.locked(() -> receiver.releaseAll(completions));
+        gate.lockedEvenIfFenced(() -> receiver.releaseAll(completions));
         completions.run();
         store.close();
     }

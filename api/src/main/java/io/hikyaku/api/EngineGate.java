@@ -3,15 +3,25 @@ package io.hikyaku.api;
 import io.hikyaku.engine.Durable;
 import io.hikyaku.engine.EngineException;
 import io.hikyaku.engine.QueueEngine;
+import io.hikyaku.engine.store.StoreException;
 import io.hikyaku.protocol.ApiException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The single door to the engine, which is not thread-safe: every call runs under one lock, kept
  * short (no I/O waits inside: store writes only start there). Engine refusals become
- * {@link ApiException}s with the same type and message; a failed store write becomes InternalError.
+ * {@link ApiException}s with the same type and message.
+ *
+ * <p>Fail-stop on storage errors: the engine changes memory before the store has the batch, so a
+ * failed write leaves memory ahead of the disk. From the first failure on (the {@link StoreFence}),
+ * no command reaches the engine: every call gets 503 ServiceUnavailable, and {@link StoreRecovery}
+ * waits until the store accepts writes again, then replaces the engine by one loaded from the store,
+ * so memory is exactly what the disk has before anything is served again.
  *
  * <p>The gate is also the sequencer of time: every command's {@code now} is read from the clock
  * inside the critical section that applies it ({@link #now()}), and never goes back (a wall clock
@@ -20,15 +30,19 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class EngineGate {
 
+    private static final Logger LOG = LoggerFactory.getLogger(EngineGate.class);
+
     /** An engine call stamped with the sequencer's {@code now}. */
     @FunctionalInterface
     interface Call<T> {
         T apply(QueueEngine engine, long now);
     }
 
-    private final QueueEngine engine;
     private final ReentrantLock lock = new ReentrantLock();
+    private final LongFunction<QueueEngine> loader;
+    private final StoreFence fence;
     private final java.time.Clock clock;
+    private QueueEngine engine;
     /** The last stamp handed out; guarded by the lock. */
     private long lastNow = Long.MIN_VALUE;
     /**
@@ -37,9 +51,12 @@ final class EngineGate {
      */
     private volatile java.util.function.LongConsumer onDeadline = d -> { };
 
-    EngineGate(QueueEngine engine, java.time.Clock clock) {
-        this.engine = engine;
+    /** {@code loader} builds an engine from the store as of the given time (at start and after a failure). */
+    EngineGate(LongFunction<QueueEngine> loader, StoreFence fence, java.time.Clock clock) {
+        this.loader = loader;
+        this.fence = fence;
         this.clock = clock;
+        this.engine = loader.apply(clock.millis());
         this.lastNow = engine.appliedAt(); // the load's stamp: the first command is not earlier
     }
 
@@ -60,17 +77,29 @@ final class EngineGate {
         this.onDeadline = deadlineAt;
     }
 
-    /** A read or decision under the lock, stamped with the sequencer's time. */
+    /** A read or decision under the lock, stamped with the sequencer's time (its answer is not yet known durable: see {@link #afterWrites}). */
     <T> T read(Call<T> call) {
         lock.lock();
         try {
+            refuseIfFenced();
             return call.apply(engine, now());
         } catch (EngineException e) {
             throw translate(e);
+        } catch (StoreException e) {
+            throw storeFailedUnderLock(e);
         } finally {
             nudgeIfDue();
             lock.unlock();
         }
+    }
+
+    /**
+     * The answer to a read made just before: it waits until every change written so far is durable,
+     * so a client never sees state the disk does not have (a count that includes a send whose write
+     * then fails). With group commit this costs at most the fsync already under way.
+     */
+    <T> CompletableFuture<T> afterWrites(T value) {
+        return whenDurable(new Durable<>(value, fence.barrier()));
     }
 
     /** A change under the lock; the future completes (outside the lock) once it is durable. */
@@ -79,11 +108,24 @@ final class EngineGate {
         return whenDurable(durable);
     }
 
-    static <T> CompletableFuture<T> whenDurable(Durable<T> durable) {
+    /** Every write handed to the store so far is durable (call under the lock). */
+    CompletableFuture<Void> barrier() {
+        return fence.barrier();
+    }
+
+    /**
+     * The client's answer once the change is durable. A batch that was not written fails with
+     * ServiceUnavailable (nothing changed). A batch applied whose fsync failed has an unknown
+     * outcome: its answer is held, and given once the store has recovered (which makes every
+     * applied batch durable); if the process stops first, the client sees its connection close.
+     */
+    <T> CompletableFuture<T> whenDurable(Durable<T> durable) {
         CompletableFuture<T> out = new CompletableFuture<>();
         durable.written().whenComplete((ok, failure) -> {
             if (failure == null) {
                 out.complete(durable.value());
+            } else if (StoreFence.asStoreException(failure).outcomeUnknown()) {
+                fence.holdUntilRecovered(failure, () -> out.complete(durable.value()));
             } else {
                 out.completeExceptionally(asApiException(failure));
             }
@@ -95,9 +137,43 @@ final class EngineGate {
     void locked(Runnable body) {
         lock.lock();
         try {
+            refuseIfFenced();
             body.run();
         } catch (EngineException e) {
             throw translate(e);
+        } catch (StoreException e) {
+            throw storeFailedUnderLock(e);
+        } finally {
+            nudgeIfDue();
+            lock.unlock();
+        }
+    }
+
+    /** Like {@link #locked}, also while fenced, for work that does not touch the engine (long-poll bookkeeping). */
+    void lockedEvenIfFenced(Runnable body) {
+        lock.lock();
+        try {
+            body.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean isFenced() {
+        return fence.fenced() != null;
+    }
+
+    /**
+     * Recovery's last step, called once the store accepts writes again: a new engine loaded from the
+     * store replaces the old one, then commands pass again. Throws (and stays fenced) if loading fails.
+     * Returns the answers held for writes of unknown outcome, now durable, to give outside the lock.
+     */
+    java.util.List<Runnable> reload(long now) {
+        lock.lock();
+        try {
+            engine = loader.apply(Math.max(now, lastNow));
+            lastNow = Math.max(lastNow, engine.appliedAt());
+            return fence.clear();
         } finally {
             nudgeIfDue();
             lock.unlock();
@@ -105,7 +181,9 @@ final class EngineGate {
     }
 
     private void nudgeIfDue() {
-        onDeadline.accept(engine.nextDeadline());
+        if (fence.fenced() == null) {
+            onDeadline.accept(engine.nextDeadline());
+        }
     }
 
     QueueEngine engineUnderLock() {
@@ -115,8 +193,32 @@ final class EngineGate {
         return engine;
     }
 
+    private void refuseIfFenced() {
+        if (fence.fenced() != null) {
+            throw unavailable();
+        }
+    }
+
+    /**
+     * A read of the store failed inside a command: the command may have changed memory halfway, so
+     * the engine is rebuilt as after a failed write.
+     */
+    private ApiException storeFailedUnderLock(StoreException e) {
+        fence.fence(e);
+        return unavailable();
+    }
+
     static ApiException translate(EngineException e) {
         return new ApiException(e.errorType(), e.getMessage());
+    }
+
+    /**
+     * 503 ServiceUnavailable: what SQS answers for a temporary failure of the server. Unlike
+     * 500 InternalError (outcome unknown), it says the request was not processed, which is exactly
+     * what a refused or failed write means here; SDKs retry it with backoff.
+     */
+    static ApiException unavailable() {
+        return new ApiException("ServiceUnavailable", "The request has failed due to a temporary failure of the server.");
     }
 
     /** Any failure as the client's error: ApiException as is, engine refusals translated, else InternalError. */
@@ -129,9 +231,11 @@ final class EngineGate {
         if (cause instanceof EngineException engineError) {
             return translate(engineError);
         }
-        if (!(cause instanceof io.hikyaku.engine.store.StoreException)
-                && !(cause instanceof java.util.concurrent.CancellationException)) {
-            org.slf4j.LoggerFactory.getLogger(EngineGate.class).error("Unexpected failure", cause);
+        if (cause instanceof StoreException store && !store.outcomeUnknown()) {
+            return unavailable(); // not written: nothing changed
+        }
+        if (!(cause instanceof StoreException) && !(cause instanceof java.util.concurrent.CancellationException)) {
+            LOG.error("unexpected failure", cause);
         }
         return new ApiException("InternalError", "We encountered an internal error. Please try again.");
     }

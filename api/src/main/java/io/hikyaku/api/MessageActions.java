@@ -65,7 +65,7 @@ final class MessageActions {
         }
         if (messages.isEmpty()) {
             gate.read((engine, now) -> engine.getQueue(queue)); // an unknown queue still answers QueueDoesNotExist
-            return CompletableFuture.completedFuture(BatchRules.result(Json.array(), failed));
+            return gate.afterWrites(BatchRules.result(Json.array(), failed));
         }
         return changeAndWake(queue, (engine, now) -> engine.sendMessageBatch(queue, messages, now))
                 .thenApply(outcomes -> {
@@ -152,7 +152,7 @@ final class MessageActions {
             holder.add(change.apply(gate.engineUnderLock(), now));
             receiver.wake(queue, now, completions);
         });
-        CompletableFuture<T> out = EngineGate.whenDurable(holder.get(0));
+        CompletableFuture<T> out = gate.whenDurable(holder.get(0));
         completions.run();
         return out;
     }

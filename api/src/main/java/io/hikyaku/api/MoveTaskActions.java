@@ -59,7 +59,7 @@ final class MoveTaskActions {
             Json.putIfPresent(r, "FailureReason", t.failureReason());
             r.put("StartedTimestamp", t.startedTimestamp());
         }
-        return CompletableFuture.completedFuture(out);
+        return gate.afterWrites(out);
     }
 
     CompletableFuture<ObjectNode> cancel(Input in) {

@@ -50,7 +50,7 @@ final class QueueActions {
             receiver.queueDeleted(queue, completions);
         });
         completions.run();
-        return EngineGate.whenDurable(holder.get(0)).thenApply(v -> Json.object());
+        return gate.whenDurable(holder.get(0)).thenApply(v -> Json.object());
     }
 
     CompletableFuture<ObjectNode> getQueueUrl(CallContext context, Input in) {
@@ -187,7 +187,8 @@ final class QueueActions {
         return (int) (long) v;
     }
 
-    private static CompletableFuture<ObjectNode> done(ObjectNode out) {
-        return CompletableFuture.completedFuture(out);
+    /** A read's answer, once every change before it is durable. */
+    private CompletableFuture<ObjectNode> done(ObjectNode out) {
+        return gate.afterWrites(out);
     }
 }

@@ -22,15 +22,11 @@ import java.util.concurrent.CompletableFuture;
  * Everything that touches the engine or the waiters runs under the engine lock; answers are
  * delivered through {@link Completions} after it.
  *
- * <p>A receive is answered as soon as its state change is written to the store, without waiting
- * for that write's fsync (it rides on the next one, shared with the sends and deletes around it).
- * Being received is not something a client asks to keep: if the server dies before that fsync,
- * the messages are simply receivable again after the restart, as if their visibility timeout had
- * run out, and their receive count is one lower; delivery stays at-least-once, as SQS promises.
- * Sends, deletes and visibility changes, which a client does rely on, still wait for the fsync.
- * A write the store refuses at once (a closed store) still fails the receive; the durable store in its
- * default level only queues the write, so a refusal found later (disk full) fails nothing the client
- * waits on, and those messages are receivable again after a restart.
+ * <p>A receive is answered once its own batch is durable (it shares the fsync of the sends and
+ * deletes around it). The store applies batches in order, so that batch being durable means every
+ * send whose message it returns is durable too: no client holds a message the disk may not have.
+ * A receive whose batch fails is answered 503 and changed nothing (the engine is reloaded from the
+ * store, see {@link EngineGate}). An empty answer waits for every write before it, for the same reason.
  */
 final class Receiver {
 
@@ -78,7 +74,9 @@ final class Receiver {
             int wait = stopping ? 0 : waitParam != null ? (int) (long) waitParam : queueWaitSeconds(engine, queue, now);
             Durable<List<ReceivedMessage>> got = engine.receiveMessages(queue, command(call, now));
             if (!got.value().isEmpty() || wait == 0) {
-                completions.add(() -> answer(out, call, got));
+                Durable<List<ReceivedMessage>> shown = got.value().isEmpty()
+                        ? new Durable<>(got.value(), gate.barrier()) : got;
+                completions.add(() -> answer(out, call, shown));
             } else {
                 parkedUntil[0] = now + wait * 1000L;
                 polls.park(new Waiter(queue, call, parkedUntil[0], out));
@@ -147,8 +145,20 @@ final class Receiver {
      * 0.8-1.5 ms in alternating runs (same file).
      */
     void expire(long now, Completions completions) {
-        for (Waiter w : polls.expire(now, EXPIRIES_PER_ROUND)) {
-            completions.add(() -> w.future.complete(Json.object()));
+        List<Waiter> expired = polls.expire(now, EXPIRIES_PER_ROUND);
+        if (expired.isEmpty()) {
+            return;
+        }
+        Durable<List<ReceivedMessage>> nothing = new Durable<>(List.of(), gate.barrier());
+        for (Waiter w : expired) {
+            completions.add(() -> answer(w.future, w.call, nothing));
+        }
+    }
+
+    /** Storage failed: every waiter gets {@code error} (what it waited on may not be on disk). */
+    void failAll(Exception error, Completions completions) {
+        for (Waiter w : polls.removeAll()) {
+            completions.add(() -> w.future.completeExceptionally(error));
         }
     }
 
@@ -194,17 +204,17 @@ final class Receiver {
         return v == null ? 0 : Integer.parseInt(v);
     }
 
-    private static void answer(CompletableFuture<ObjectNode> out, ReceiveCall call,
-                               Durable<List<ReceivedMessage>> got) {
-        if (!got.written().isCompletedExceptionally()) {
-            out.complete(render(call.selection(), got.value())); // see the class comment: no fsync wait
-            return;
-        }
-        EngineGate.whenDurable(got).whenComplete((messages, failure) -> {
+    /**
+     * Renders now (on the caller's thread, outside the lock) and hands the answer over once the write is
+     * durable: the store completes futures on its one syncing thread, which should only complete them.
+     */
+    private void answer(CompletableFuture<ObjectNode> out, ReceiveCall call, Durable<List<ReceivedMessage>> got) {
+        ObjectNode rendered = render(call.selection(), got.value());
+        gate.whenDurable(new Durable<>(rendered, got.written())).whenComplete((answer, failure) -> {
             if (failure != null) {
                 out.completeExceptionally(failure);
             } else {
-                out.complete(render(call.selection(), messages));
+                out.complete(answer);
             }
         });
     }

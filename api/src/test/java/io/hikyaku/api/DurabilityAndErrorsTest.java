@@ -39,12 +39,22 @@ class DurabilityAndErrorsTest {
     }
 
     @Test
-    void aReceiveIsAnsweredBeforeItsFsyncButTheDeleteAfterItWaits() throws Exception {
+    void aReceiveAndAReadWaitForTheFsyncOfEverythingBeforeThem() throws Exception {
         String url = ServiceHarness.await(call("CreateQueue", "{\"QueueName\":\"r\"}")).get("QueueUrl").asText();
         ServiceHarness.await(call("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"x\"}"));
         store.hold();
-        ObjectNode got = call("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\"}").get(2, TimeUnit.SECONDS);
+        CompletableFuture<ObjectNode> received = call("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\"}");
+        CompletableFuture<ObjectNode> counted = call("GetQueueAttributes",
+                "{\"QueueUrl\":\"" + url + "\",\"AttributeNames\":[\"All\"]}");
+        Thread.sleep(50);
+        assertThat(received).isNotDone();
+        assertThat(counted).isNotDone();
+        store.releaseAll();
+        ObjectNode got = received.get(2, TimeUnit.SECONDS);
         assertThat(got.get("Messages")).hasSize(1);
+        assertThat(counted.get(2, TimeUnit.SECONDS).get("Attributes").get("ApproximateNumberOfMessagesNotVisible").asText())
+                .isEqualTo("1");
+        store.hold();
         String handle = got.get("Messages").get(0).get("ReceiptHandle").asText();
         CompletableFuture<ObjectNode> deleted = call("DeleteMessage",
                 "{\"QueueUrl\":\"" + url + "\",\"ReceiptHandle\":\"" + handle + "\"}");
@@ -55,27 +65,51 @@ class DurabilityAndErrorsTest {
     }
 
     @Test
-    void aReceiveWhoseWriteIsRefusedFails() throws Exception {
+    void aReceiveWhoseWriteIsRefusedFailsAndChangesNothing() throws Exception {
         String url = ServiceHarness.await(call("CreateQueue", "{\"QueueName\":\"rf\"}")).get("QueueUrl").asText();
         ServiceHarness.await(call("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"x\"}"));
         store.fail();
         Throwable failure = call("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\"}")
                 .handle((v, e) -> e).get(2, TimeUnit.SECONDS);
         assertThat(failure).isInstanceOf(ApiException.class);
-        assertThat(((ApiException) failure).errorType()).isEqualTo("InternalError");
+        assertThat(((ApiException) failure).errorType()).isEqualTo("ServiceUnavailable");
+        store.heal();
+        ObjectNode got = awaitRecovered(() -> call("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\"}"));
+        assertThat(got.get("Messages")).as("the failed receive hid nothing").hasSize(1);
     }
 
     @Test
-    void aFailedWriteIsAnInternalErrorAndErrorsAreNeverWrapped() throws Exception {
+    void aFailedWriteIsServiceUnavailableAndErrorsAreNeverWrapped() throws Exception {
         String url = ServiceHarness.await(call("CreateQueue", "{\"QueueName\":\"f\"}")).get("QueueUrl").asText();
         store.fail();
         CompletableFuture<ObjectNode> sent = call("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"x\"}");
         Throwable failure = sent.handle((v, e) -> e).get(2, TimeUnit.SECONDS);
         assertThat(failure).isInstanceOf(ApiException.class);
-        assertThat(((ApiException) failure).errorType()).isEqualTo("InternalError");
+        assertThat(((ApiException) failure).errorType()).isEqualTo("ServiceUnavailable");
+        store.heal();
+        ObjectNode got = awaitRecovered(() -> call("ReceiveMessage", "{\"QueueUrl\":\"" + url + "\"}"));
+        assertThat(got.has("Messages")).as("the failed send is never delivered").isFalse();
 
         Throwable refused = call("GetQueueUrl", "{\"QueueName\":\"nope\"}").handle((v, e) -> e).get(2, TimeUnit.SECONDS);
         assertThat(refused).isInstanceOf(ApiException.class);
+    }
+
+    /** Retries {@code call} while it gets 503 (the store recovering), for at most 10 s. */
+    private static ObjectNode awaitRecovered(java.util.function.Supplier<CompletableFuture<ObjectNode>> call)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try {
+                return call.get().get(2, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                boolean recovering = e.getCause() instanceof ApiException api
+                        && api.errorType().equals("ServiceUnavailable");
+                if (!recovering || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(20);
+            }
+        }
     }
 
     @Test

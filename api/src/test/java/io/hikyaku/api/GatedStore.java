@@ -27,6 +27,11 @@ final class GatedStore implements Store {
         failing = true;
     }
 
+    /** The disk works again: {@link #resume()} says so from now on. */
+    void heal() {
+        failing = false;
+    }
+
     synchronized void releaseAll() {
         holding = false;
         pending.forEach(f -> f.complete(null));
@@ -45,16 +50,21 @@ final class GatedStore implements Store {
 
     @Override
     public synchronized CompletableFuture<Void> write(StoreBatch batch) {
-        memory.write(batch);
         if (failing) {
-            return CompletableFuture.failedFuture(new StoreException("disk full"));
+            return CompletableFuture.failedFuture(new StoreException("disk full")); // not applied
         }
+        memory.write(batch);
         if (holding) {
             CompletableFuture<Void> f = new CompletableFuture<>();
             pending.add(f);
             return f;
         }
         return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public boolean resume() {
+        return !failing;
     }
 
     @Override

@@ -126,7 +126,7 @@ class CrashRecoveryTest {
         }
     }
 
-    private static String queueUrl(SqsClient sqs, Ledger ledger, int cycle) {
+    static String queueUrl(SqsClient sqs, Ledger ledger, int cycle) {
         try {
             return sqs.getQueueUrl(b -> b.queueName(ledger.queueName)).queueUrl();
         } catch (QueueDoesNotExistException e) {
@@ -136,7 +136,7 @@ class CrashRecoveryTest {
     }
 
     /** With no client running, the queue holds between "certainly there" and "possibly there" messages. */
-    private static void checkCounts(SqsClient sqs, String url, Ledger ledger, int cycle) {
+    static void checkCounts(SqsClient sqs, String url, Ledger ledger, int cycle) {
         long count = count(sqs, url);
         long min = ledger.mustHaveAtLeast();
         long max = ledger.mayHaveAtMost();
@@ -146,7 +146,7 @@ class CrashRecoveryTest {
         }
     }
 
-    private static long count(SqsClient sqs, String url) {
+    static long count(SqsClient sqs, String url) {
         GetQueueAttributesResponse r = sqs.getQueueAttributes(b -> b.queueUrl(url).attributeNames(
                 QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
                 QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
@@ -155,7 +155,7 @@ class CrashRecoveryTest {
     }
 
     /** Receives and deletes everything left, waiting out the visibility of messages in flight at a crash. */
-    private static void drain(SqsClient sqs, String url, Ledger ledger) {
+    static void drain(SqsClient sqs, String url, Ledger ledger) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Workload.VISIBILITY_SECONDS + 20);
         while (System.nanoTime() < deadline) {
             long sentAt = System.nanoTime();
@@ -163,11 +163,12 @@ class CrashRecoveryTest {
                     .visibilityTimeout(60).messageSystemAttributeNames(MessageSystemAttributeName.SEQUENCE_NUMBER))
                     .messages();
             for (Message m : messages) {
-                ledger.onReceive(m.body(), m.attributes().get(MessageSystemAttributeName.SEQUENCE_NUMBER), sentAt);
-                ledger.drained.add(m.body());
+                String body = Workload.name(m.body());
+                ledger.onReceive(body, m.attributes().get(MessageSystemAttributeName.SEQUENCE_NUMBER), sentAt);
+                ledger.drained.add(body);
                 try {
                     sqs.deleteMessage(b -> b.queueUrl(url).receiptHandle(m.receiptHandle()));
-                    ledger.deleteAcked.put(m.body(), System.nanoTime());
+                    ledger.deleteAcked.put(body, System.nanoTime());
                 } catch (SdkException e) {
                     ledger.violation("delete failed while draining a healthy server: " + e.getMessage());
                 }
@@ -179,7 +180,7 @@ class CrashRecoveryTest {
         ledger.violation("could not drain the queue within the deadline; " + count(sqs, url) + " left");
     }
 
-    private static void checkFinal(Ledger ledger) {
+    static void checkFinal(Ledger ledger) {
         Set<String> drained = new HashSet<>();
         for (String body : ledger.drained) {
             if (!drained.add(body)) {

@@ -21,6 +21,11 @@ final class Ledger {
     final Map<String, String> sendAcked = new ConcurrentHashMap<>();
     /** Body -> System.nanoTime() when its DeleteMessage was acknowledged. */
     final Map<String, Long> deleteAcked = new ConcurrentHashMap<>();
+    /**
+     * Bodies whose SendMessage was answered 503 ServiceUnavailable: the server promises nothing was
+     * stored, so receiving one is a violation (a phantom).
+     */
+    final Set<String> sendRefused = ConcurrentHashMap.newKeySet();
     /** Bodies whose DeleteMessage was attempted without an acknowledgement (outcome unknown). */
     final Set<String> deleteUnknown = ConcurrentHashMap.newKeySet();
     /** Bodies received, in order, by this queue's consumers (one consumer for FIFO). */
@@ -43,6 +48,9 @@ final class Ledger {
         if (!sendAttempted.contains(body)) {
             violation("received a message nobody sent: " + body);
         }
+        if (sendRefused.contains(body)) {
+            violation("phantom: received " + body + ", whose SendMessage was answered 503 ServiceUnavailable");
+        }
         Long deletedAt = deleteAcked.get(body);
         if (deletedAt != null && requestSentNanos > deletedAt) {
             violation("an acknowledged delete came back: " + body);
@@ -62,6 +70,6 @@ final class Ledger {
 
     /** Messages that may be in the queue now: attempted, and not certainly deleted. */
     long mayHaveAtMost() {
-        return sendAttempted.stream().filter(b -> !deleteAcked.containsKey(b)).count();
+        return sendAttempted.stream().filter(b -> !deleteAcked.containsKey(b) && !sendRefused.contains(b)).count();
     }
 }

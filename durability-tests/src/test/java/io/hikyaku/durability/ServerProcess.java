@@ -70,6 +70,22 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /** The body of GET /health ("" if it does not answer). */
+    String health() {
+        try {
+            HttpURLConnection c = (HttpURLConnection) endpoint().resolve("/health").toURL().openConnection();
+            c.setConnectTimeout(500);
+            c.setReadTimeout(1000);
+            try (var in = c.getResponseCode() < 400 ? c.getInputStream() : c.getErrorStream()) {
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } finally {
+                c.disconnect();
+            }
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
     /** SIGKILL on Linux: no shutdown hooks, no flush, no close. */
     void kill() throws InterruptedException {
         process.destroyForcibly();

@@ -1,5 +1,6 @@
 package io.hikyaku.durability;
 
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -24,10 +25,19 @@ final class Workload {
     private final AtomicBoolean stop = new AtomicBoolean();
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicLong counter;
+    /** Bytes of padding after each body's name (to fill a disk quickly). */
+    private final int padding;
+    /** Answers 503 ServiceUnavailable seen (the server refusing while its store recovers). */
+    final AtomicLong refusals = new AtomicLong();
 
     Workload(SqsClient sqs, AtomicLong counter) {
+        this(sqs, counter, 0);
+    }
+
+    Workload(SqsClient sqs, AtomicLong counter, int padding) {
         this.sqs = sqs;
         this.counter = counter;
+        this.padding = padding;
     }
 
     void producer(Ledger ledger, String queueUrl, String name) {
@@ -35,12 +45,20 @@ final class Workload {
             long n = counter.incrementAndGet();
             String body = String.format("%s-%09d", ledger.fifo ? "fifo" : "std", n);
             ledger.sendAttempted.add(body);
-            SendMessageResponse r = sqs.sendMessage(b -> {
-                b.queueUrl(queueUrl).messageBody(body);
-                if (ledger.fifo) {
-                    b.messageGroupId("g1").messageDeduplicationId(body);
+            SendMessageResponse r;
+            try {
+                r = sqs.sendMessage(b -> {
+                    b.queueUrl(queueUrl).messageBody(padding == 0 ? body : body + " " + pad(n));
+                    if (ledger.fifo) {
+                        b.messageGroupId("g1").messageDeduplicationId(body);
+                    }
+                });
+            } catch (AwsServiceException e) {
+                if (refused(e)) {
+                    ledger.sendRefused.add(body);
                 }
-            });
+                throw e;
+            }
             ledger.sendAcked.put(body, ledger.fifo ? r.sequenceNumber() : "");
         });
     }
@@ -52,13 +70,49 @@ final class Workload {
                     .waitTimeSeconds(1).visibilityTimeout(VISIBILITY_SECONDS)
                     .messageSystemAttributeNames(MessageSystemAttributeName.SEQUENCE_NUMBER));
             for (Message m : r.messages()) {
-                ledger.onReceive(m.body(), m.attributes().get(MessageSystemAttributeName.SEQUENCE_NUMBER), sentAt);
-                ledger.deleteUnknown.add(m.body());
-                sqs.deleteMessage(b -> b.queueUrl(queueUrl).receiptHandle(m.receiptHandle()));
-                ledger.deleteAcked.put(m.body(), System.nanoTime());
-                ledger.deleteUnknown.remove(m.body());
+                String body = name(m.body());
+                ledger.onReceive(body, m.attributes().get(MessageSystemAttributeName.SEQUENCE_NUMBER), sentAt);
+                ledger.deleteUnknown.add(body);
+                try {
+                    sqs.deleteMessage(b -> b.queueUrl(queueUrl).receiptHandle(m.receiptHandle()));
+                } catch (AwsServiceException e) {
+                    if (refused(e)) {
+                        ledger.deleteUnknown.remove(body); // certainly not deleted
+                    }
+                    throw e;
+                }
+                ledger.deleteAcked.put(body, System.nanoTime());
+                ledger.deleteUnknown.remove(body);
             }
         });
+    }
+
+    /** The body's name: what precedes the padding. */
+    static String name(String body) {
+        int space = body.indexOf(' ');
+        return space < 0 ? body : body.substring(0, space);
+    }
+
+    /** Incompressible-enough padding, different per message. */
+    private String pad(long n) {
+        StringBuilder s = new StringBuilder(padding);
+        long x = n * 0x9E3779B97F4A7C15L;
+        while (s.length() < padding) {
+            x ^= x << 13;
+            x ^= x >>> 7;
+            x ^= x << 17;
+            s.append((char) ('a' + (int) ((x >>> 40) % 26)));
+        }
+        return s.toString();
+    }
+
+    /** A 503 ServiceUnavailable: the server says the request changed nothing. */
+    private boolean refused(AwsServiceException e) {
+        if (e.statusCode() == 503) {
+            refusals.incrementAndGet();
+            return true;
+        }
+        return false;
     }
 
     private void spawn(String name, Runnable step) {

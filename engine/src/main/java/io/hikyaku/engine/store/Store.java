@@ -17,7 +17,10 @@ import java.util.concurrent.CompletableFuture;
  *       client only then. Stores should group concurrent batches into one fsync.</li>
  *   <li>If a batch cannot be persisted (disk full, I/O error) the future completes exceptionally
  *       with a {@link StoreException}; the store stays usable for later batches once the cause is
- *       gone.</li>
+ *       gone and {@link #resume()} has said so.</li>
+ *   <li>Fail-stop: once a batch fails, every batch written after it fails too (none is applied),
+ *       until {@link #resume()} returns true. A later batch may depend on an earlier one (a receive
+ *       of a message whose send failed), so none may land on disk without the batches before it.</li>
  * </ul>
  */
 public interface Store extends AutoCloseable {
@@ -42,6 +45,16 @@ public interface Store extends AutoCloseable {
 
     /** Applies {@code batch} atomically; see the class comment for durability. */
     CompletableFuture<Void> write(StoreBatch batch);
+
+    /**
+     * After a failed write: tries to accept writes again. Returns true only when every batch the
+     * store applied (including ones whose fsync failed, {@link StoreException#outcomeUnknown()}) is
+     * now durable and a new write succeeded; batches written before this call and not yet applied
+     * are failed. False: still failing, try again later. A store that never fails returns true.
+     */
+    default boolean resume() {
+        return true;
+    }
 
     /** True when the store keeps nothing across restarts (the engine may then skip some work). */
     boolean isEphemeral();

@@ -9,8 +9,9 @@ import java.util.concurrent.CompletionException;
 /**
  * Passes every call through to the real store (its own versions of Store's defaults included) and
  * remembers whether the latest write failed (disk full, I/O error), so {@code /health} can say
- * "degraded" while writes fail. The state clears with the next write that succeeds: the store
- * recovers by itself once space returns.
+ * "degraded" while writes fail. After a failure the service refuses requests (503) until the
+ * store's {@link #resume()} succeeds (it retries by itself: the store recovers once space returns);
+ * the state clears then, or with the next write that succeeds.
  */
 public final class StoreHealth implements Store {
 
@@ -65,6 +66,15 @@ public final class StoreHealth implements Store {
             }
         });
         return written;
+    }
+
+    @Override
+    public boolean resume() {
+        boolean resumed = store.resume();
+        if (resumed) {
+            problem = null;
+        }
+        return resumed;
     }
 
     @Override

@@ -34,7 +34,9 @@ public final class RocksDbStore implements Store {
     private final DataDirectory directory;
     private final RocksDbStoreOptions options;
     private volatile boolean flushMemtablesAtClose = true;
-    private final OpenDb open;
+    /** Replaced only by {@link #reopen} (under the lifecycle write lock). */
+    private volatile OpenDb open;
+    private final int[] familyIdArray = new int[Keyspace.values().length];
     private final WriteOptions writeOptions;
     private final WriteBatchEncoder.FamilyIds familyIds;
     private final DurableWatermark watermark;
@@ -52,6 +54,18 @@ public final class RocksDbStore implements Store {
     private volatile long lastWritten;
     private volatile boolean closed;
     /**
+     * The first write or fsync failure since the last successful {@link #resume()}, else null. While
+     * set, no batch is applied (fail-stop, see the Store contract): a later batch may depend on the
+     * failed one, so it must not reach the disk without it.
+     */
+    private volatile StoreException failure;
+    /** A WAL fsync failed since the last successful resume(): applied batches may be only in pages the OS dropped. */
+    private volatile boolean syncFailed;
+    /** Tests: the next resume() takes the reopen path. */
+    private volatile boolean reopenOnResume;
+    /** The database was closed by {@link #reopen} and is not open again yet. */
+    private volatile boolean reopening;
+    /**
      * FSYNC durability: a writer only queues its batch, and the syncer applies everything queued as
      * one RocksDB write right before the fsync that acknowledges it. The WAL append and the memtable
      * inserts then leave the request threads (and the engine's lock), and a group shares one
@@ -66,7 +80,7 @@ public final class RocksDbStore implements Store {
         this.options = options;
         this.open = open;
         this.writeOptions = new WriteOptions().setSync(false);
-        int[] ids = new int[Keyspace.values().length];
+        int[] ids = familyIdArray;
         for (Keyspace space : Keyspace.values()) {
             ids[space.ordinal()] = open.handles.get(space).getID();
         }
@@ -203,6 +217,10 @@ public final class RocksDbStore implements Store {
         if (batch.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
+        StoreException failed = failure;
+        if (failed != null) {
+            return CompletableFuture.failedFuture(refused(failed));
+        }
         byte[] rep = WriteBatchEncoder.encode(batch.ops(), familyIds);
         CompletableFuture<Void> acknowledged = new CompletableFuture<>();
         lifecycle.readLock().lock();
@@ -247,6 +265,12 @@ public final class RocksDbStore implements Store {
             if (batches.isEmpty()) {
                 return;
             }
+            StoreException failed = failure;
+            if (failed != null) {
+                StoreException refusal = refused(failed);
+                batches.forEach(q -> q.acknowledged().completeExceptionally(refusal));
+                return;
+            }
             List<byte[]> reps = new ArrayList<>(batches.size());
             long first = lastNumbered + 1;
             for (WriteQueue.Queued q : batches) {
@@ -255,9 +279,11 @@ public final class RocksDbStore implements Store {
             try (WriteBatch wb = new WriteBatch(WriteBatchEncoder.concat(reps))) {
                 open.db.write(writeOptions, wb);
             } catch (RocksDBException | RuntimeException e) {
-                StoreException failure = new StoreException("cannot persist " + batches.size()
+                // RocksDB applies nothing of a write it refuses (WAL first, then memtables).
+                StoreException refusal = new StoreException("cannot persist " + batches.size()
                         + " batches: " + e.getMessage(), e);
-                batches.forEach(q -> q.acknowledged().completeExceptionally(failure));
+                failure = refusal;
+                batches.forEach(q -> q.acknowledged().completeExceptionally(refusal));
                 return;
             }
             lastWritten = lastNumbered;
@@ -270,15 +296,142 @@ public final class RocksDbStore implements Store {
     }
 
     /** Called only by the syncer thread: batches up to {@code upToBatch} are in the WAL already. */
-    private void syncWal(long upToBatch) throws RocksDBException, IOException {
+    private void syncWal(long upToBatch) {
         lifecycle.readLock().lock();
         try {
+            if (reopening) {
+                // The batches are in the WAL's pages, which the reopen replays: not an fsync failure.
+                throw new StoreException("store is reopening after a failure", null, true);
+            }
             ensureOpen();
             open.db.flushWal(true);
             watermark.advance(upToBatch);
+        } catch (RocksDBException | IOException e) {
+            // The batches are applied (reads see them) but maybe not on disk: outcome unknown
+            // until resume() has written the memtables out.
+            StoreException unknown = new StoreException("write-ahead log sync failed: " + e.getMessage(), e, true);
+            if (!closed) {
+                syncFailed = true;
+                failure = unknown;
+            }
+            throw unknown;
         } finally {
             lifecycle.readLock().unlock();
         }
+    }
+
+    /**
+     * After a failure: fails whatever is still queued (written before this call), writes every
+     * memtable out to new table files (so batches whose WAL fsync failed are durable in tables, not
+     * left to WAL pages the OS may have dropped), then accepts writes again and proves it with one
+     * synced write of the batch number alone. While RocksDB is still in its background-error state
+     * (disk full, until its own recovery has run) the flush fails and this returns false.
+     */
+    @Override
+    public boolean resume() {
+        if (failure == null) {
+            return true;
+        }
+        CompletableFuture<Void> probe = new CompletableFuture<>();
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            writeOrder.lock();
+            try {
+                StoreException failed = failure;
+                if (failed == null) {
+                    return true;
+                }
+                StoreException refusal = refused(failed);
+                queue.takeAll().forEach(q -> q.acknowledged().completeExceptionally(refusal));
+                if (!flushAll()) {
+                    return false;
+                }
+                failure = null;
+                syncFailed = false;
+                queue.add(WriteBatchEncoder.encode(List.of(), familyIds), probe);
+                if (!deferWrites) {
+                    applyQueued();
+                }
+            } finally {
+                writeOrder.unlock();
+            }
+        } catch (StoreException closedNow) {
+            return false;
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+        if (deferWrites) {
+            syncer.kick();
+        }
+        try {
+            probe.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Writes every memtable out. If RocksDB is still in its background-error state and will not
+     * leave it by itself (its automatic recovery gave up, as seen after a WAL append failed with
+     * ENOSPC while flushes were failing too: rocksdbjni has no DB::Resume()), the database is closed
+     * and opened again, which is what a restart would do without restarting: the WAL (whole in the
+     * OS's page cache, since the process did not die) is replayed and written out to tables. Not
+     * after a failed fsync: the OS may have dropped the pages it could not write, so a replay could
+     * silently lose batches that were applied; then only a restart helps.
+     */
+    private boolean flushAll() {
+        try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+            ensureOpen();
+            if (reopenOnResume) {
+                reopenOnResume = false;
+                throw new StoreException("test: as if RocksDB stayed in its background-error state");
+            }
+            for (ColumnFamilyHandle cf : open.storeFamilies()) {
+                open.db.flush(flush, cf);
+            }
+            return true;
+        } catch (RocksDBException | StoreException e) {
+            return !syncFailed && reopen();
+        }
+    }
+
+    /** Closes and reopens RocksDB (callers hold writeOrder; takes the lifecycle write lock). */
+    private boolean reopen() {
+        lifecycle.readLock().unlock(); // resume() holds it; a read lock cannot be upgraded
+        lifecycle.writeLock().lock();
+        try {
+            if (closed) {
+                return false;
+            }
+            if (!reopening) {
+                reopening = true; // from here until a successful open, every use of the database is refused
+                open.close();
+            }
+            try {
+                open = OpenDb.open(directory.path(), options);
+            } catch (RuntimeException e) {
+                return false; // still closed; a later resume() tries again
+            }
+            for (Keyspace space : Keyspace.values()) {
+                familyIdArray[space.ordinal()] = open.handles.get(space).getID();
+            }
+            reopening = false;
+            return true;
+        } finally {
+            lifecycle.readLock().lock();
+            lifecycle.writeLock().unlock();
+        }
+    }
+
+    /** Why a batch written after {@code failed} is refused; it was not applied. */
+    private static StoreException refused(StoreException failed) {
+        return new StoreException("not written: an earlier write failed and the store has not recovered yet ("
+                + failed.getMessage() + ")", failed);
     }
 
     @Override
@@ -429,6 +582,11 @@ public final class RocksDbStore implements Store {
         return syncer.syncCount();
     }
 
+    /** Tests: the next {@link #resume()} reopens the database, as when RocksDB does not recover by itself. */
+    void reopenOnNextResume() {
+        reopenOnResume = true;
+    }
+
     /** Tests: close leaving the memtables to the WAL, as a crash does (the corruption tests damage that WAL). */
     void keepMemtablesAtClose() {
         flushMemtablesAtClose = false;
@@ -450,6 +608,12 @@ public final class RocksDbStore implements Store {
             // never written, so never acknowledged.
             StoreException closing = new StoreException("store is closing");
             queue.takeAll().forEach(q -> q.acknowledged().completeExceptionally(closing));
+            if (reopening) { // the database is closed already (a failed reopen)
+                writeOptions.close();
+                watermark.close();
+                directory.close();
+                return;
+            }
             try {
                 open.db.flushWal(true);
                 watermark.advance(lastWritten);
@@ -487,6 +651,9 @@ public final class RocksDbStore implements Store {
     private void ensureOpen() {
         if (closed) {
             throw new StoreException("store " + directory.path() + " is closed");
+        }
+        if (reopening) {
+            throw new StoreException("store " + directory.path() + " is being reopened after a write failure");
         }
     }
 

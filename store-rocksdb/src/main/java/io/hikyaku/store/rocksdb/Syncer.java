@@ -76,7 +76,8 @@ final class Syncer {
             if (durability != Durability.FSYNC) {
                 future.complete(null);
             } else if (stopping && !thread.equals(Thread.currentThread())) {
-                future.completeExceptionally(new StoreException("store is closing"));
+                // Applied, but the last sync has run: it may or may not be on disk.
+                future.completeExceptionally(new StoreException("store is closing", null, true));
             } else {
                 pending.add(new Pending(sequence, future));
                 wake.signal();
@@ -204,7 +205,7 @@ final class Syncer {
                 p.future().complete(null);
             } else {
                 p.future().completeExceptionally(failure instanceof StoreException
-                        ? failure : new StoreException("write-ahead log sync failed: " + failure.getMessage(), failure));
+                        ? failure : new StoreException("write-ahead log sync failed: " + failure.getMessage(), failure, true));
             }
         }
     }

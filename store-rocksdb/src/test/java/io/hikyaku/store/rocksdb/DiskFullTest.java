@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -84,18 +83,21 @@ class DiskFullTest {
             }
 
             Files.delete(filler);
+            // Fail-stop: after a failure nothing is applied until resume() says the store is whole again.
+            Throwable refused = store.write(new StoreBatch().put(Keyspace.META, b("refused"), b("x")))
+                    .handle((v, e) -> e).get(10, TimeUnit.SECONDS);
+            assertThat(refused).isInstanceOf(StoreException.class).hasMessageContaining("not written");
+            assertThat(store.get(Keyspace.META, b("refused"))).isNull();
             boolean resumed = false;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (!resumed && System.nanoTime() < deadline) {
-                CompletableFuture<Void> f = store.write(new StoreBatch().put(Keyspace.META, b("after"), b("space")));
-                try {
-                    f.get(10, TimeUnit.SECONDS);
-                    resumed = true;
-                } catch (ExecutionException e) {
+                resumed = store.resume();
+                if (!resumed) {
                     Thread.sleep(100);
                 }
             }
-            assertThat(resumed).as("writes resume once space is back").isTrue();
+            assertThat(resumed).as("the store resumes once space is back").isTrue();
+            store.write(new StoreBatch().put(Keyspace.META, b("after"), b("space"))).get(10, TimeUnit.SECONDS);
         }
         try (RocksDbStore store = RocksDbStore.open(dir, options)) {
             for (int i : acknowledged) {

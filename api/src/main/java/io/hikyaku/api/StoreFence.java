@@ -1,0 +1,151 @@
+package io.hikyaku.api;
+
+import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.Store;
+import io.hikyaku.engine.store.StoreBatch;
+import io.hikyaku.engine.store.StoreException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The store as the engine sees it: passes reads and writes through, notices the first write that
+ * fails (disk full, I/O error, failed fsync) and from then on refuses every write without passing it
+ * on, until {@link #clear()}. The engine changes its memory before the store has the batch, so after
+ * a failure memory is ahead of the disk; {@link EngineGate} stops all commands while fenced and
+ * rebuilds the engine from the store before clearing the fence.
+ *
+ * <p>It also remembers the latest write handed to the store: a read waits for that one
+ * ({@link #barrier()}) before it answers, so no answer shows state that is not yet durable.
+ * Everything here is called under the engine lock except {@link #fenced()} and the failure
+ * callbacks (store threads), which only set a volatile field and call {@code onFence}.
+ */
+final class StoreFence implements Store {
+
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
+    private final Store store;
+    private final Runnable onFence;
+    private volatile StoreException cause;
+    /** Answers held until recovery (guarded by this). */
+    private List<Runnable> held = new ArrayList<>();
+    /** The latest write passed to the store (guarded by the engine lock). */
+    private volatile CompletableFuture<Void> last = DONE;
+
+    StoreFence(Store store, Runnable onFence) {
+        this.store = store;
+        this.onFence = onFence;
+    }
+
+    /** Why writes are refused, or null. */
+    StoreException fenced() {
+        return cause;
+    }
+
+    /** Puts up the fence (the first cause is kept); callable from any thread. */
+    void fence(Throwable failure) {
+        StoreException why = asStoreException(failure);
+        synchronized (this) {
+            if (cause != null) {
+                return;
+            }
+            cause = why;
+        }
+        onFence.run();
+    }
+
+    /**
+     * Holds the answer to a write whose outcome is unknown (applied, fsync failed) until the store
+     * has recovered, which makes every applied batch durable: then the answer is a success.
+     */
+    void holdUntilRecovered(Throwable failure, Runnable answer) {
+        synchronized (this) {
+            held.add(answer);
+        }
+        fence(failure); // no-op when already fenced; else (a late report) one more recovery round
+    }
+
+    /** After the engine was rebuilt from the store: writes pass again. Returns the held answers to give. */
+    List<Runnable> clear() {
+        synchronized (this) {
+            cause = null;
+            last = DONE; // what was written before has settled; the failed writes are not in the store
+            List<Runnable> answers = held;
+            held = new ArrayList<>();
+            return answers;
+        }
+    }
+
+    /**
+     * Completes once every write passed to the store so far is durable; fails if one of them failed
+     * (the store fails every batch after a failed one, so the latest write's outcome covers them all).
+     */
+    CompletableFuture<Void> barrier() {
+        StoreException why = cause;
+        return why != null ? CompletableFuture.failedFuture(refusal(why)) : last;
+    }
+
+    /** The latest write passed to the store, done or not (the recovery waits for it to settle). */
+    CompletableFuture<Void> lastWrite() {
+        return last;
+    }
+
+    @Override
+    public CompletableFuture<Void> write(StoreBatch batch) {
+        StoreException why = cause;
+        if (why != null) {
+            return CompletableFuture.failedFuture(refusal(why));
+        }
+        CompletableFuture<Void> written = store.write(batch);
+        if (!batch.isEmpty()) {
+            last = written;
+        }
+        written.whenComplete((ok, failure) -> {
+            if (failure != null) {
+                fence(failure);
+            }
+        });
+        return written;
+    }
+
+    @Override
+    public byte[] get(Keyspace space, byte[] key) {
+        return store.get(space, key);
+    }
+
+    @Override
+    public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
+        store.scan(space, prefix, visitor);
+    }
+
+    @Override
+    public void scanHeads(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
+        store.scanHeads(space, prefix, headBytes, visitor);
+    }
+
+    @Override
+    public boolean resume() {
+        return store.resume();
+    }
+
+    @Override
+    public boolean isEphemeral() {
+        return store.isEphemeral();
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    private static StoreException refusal(StoreException why) {
+        return new StoreException("not written: storage is recovering from a failed write (" + why.getMessage() + ")", why);
+    }
+
+    static StoreException asStoreException(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        return cause instanceof StoreException s ? s : new StoreException(String.valueOf(cause.getMessage()), cause);
+    }
+}
