@@ -475,12 +475,8 @@ public final class QueueEngine {
     Message insert(QueueState q, long seq, StoredMessage sm, long now, StoreBatch b) {
         b.put(Keyspace.MESSAGES, Keys.message(q.id, seq), sm.encode());
         Message m = new Message(seq, sm.groupId(), sm.sentAt());
-        if (sm.availableAt() > now) {
-            m.state = Message.State.DELAYED;
-            m.visibleAt = sm.availableAt();
-        } else {
-            m.state = Message.State.VISIBLE;
-        }
+        m.state = sm.availableAt() > now ? Message.State.DELAYED : Message.State.VISIBLE;
+        m.visibleAt = sm.availableAt(); // delayed: until when; visible: since when
         q.add(m);
         q.bodies.offer(m, sm);
         return m;
@@ -518,9 +514,8 @@ public final class QueueEngine {
             copy.receiveCount = m.receiveCount;
             copy.firstReceiveAt = m.firstReceiveAt;
             copy.lastReceiveAt = m.lastReceiveAt;
-            copy.visibleAt = now; // persisted as "visible since now"; in memory it is VISIBLE already
+            // visibleAt is "visible since now" (set by insert): persisted as such, VISIBLE in memory
             b.put(Keyspace.MESSAGE_STATE, Keys.message(to.id, seq), copy.encodeState());
-            copy.visibleAt = 0;
         }
         queues.reschedule(to);
         pendingWakeups.add(to.ref());

@@ -225,7 +225,8 @@ final class QueueState {
         }
         boolean becameVisible = false;
         while (!pending.isEmpty() && pending.first().visibleAt <= now) {
-            transition(pending.first(), Message.State.VISIBLE, 0);
+            Message m = pending.first();
+            transition(m, Message.State.VISIBLE, m.visibleAt); // visible since its deadline (FifoDelivery)
             becameVisible = true;
         }
         while (dedup.firstExpiresAt() <= now) {
