@@ -77,7 +77,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
         }
         CompletableFuture<ObjectNode> result;
         try {
-            result = dispatch(context, request, new Input(request.input(), request.protocol()));
+            result = dispatch(context, request, new Input(request.input(), request.protocol(), context));
         } catch (RuntimeException e) {
             out.completeExceptionally(EngineGate.asApiException(e));
             return;

@@ -31,8 +31,9 @@ final class Errors {
         return new ApiException("InvalidAction", "The action " + action + " is not valid for this endpoint.");
     }
 
-    static ApiException invalidAddress(String address) {
-        return new ApiException("InvalidAddress", "The address " + address + " is not valid for this endpoint.");
+    /** Behaviour 1's error (the Query codec words it for Query). */
+    static ApiException noSuchQueue() {
+        return new ApiException(io.hikyaku.engine.ErrorTypes.QUEUE_DOES_NOT_EXIST, io.hikyaku.engine.ErrorTypes.NO_QUEUE_MESSAGE);
     }
 
     static ApiException invalidMessageContents(String message) {

@@ -260,4 +260,42 @@ class FifoTest {
         f.engine.purgeQueue(q, f.now);
         assertThat(f.sendFifo(q, "a", "A", "d").messageId()).isNotEqualTo(a.messageId());
     }
+
+    // sqs-behaviours 80: right after DeduplicationScope changes from queue to messageGroup, deduplication
+    // is still queue-wide (the change shows at once in the attributes, and takes 60 s to apply).
+    @Test
+    void b80_aDeduplicationScopeChangeAppliesAfterItPropagates() {
+        QueueRef q = f.createFifo("q.fifo", "DeduplicationScope", "queue");
+        f.sendFifo(q, "m1", "group1", "dedup_1");
+        f.engine.setQueueAttributes(q, AttributeUpdate.of(EngineFixture.attrs("DeduplicationScope", "messageGroup",
+                "FifoThroughputLimit", "perMessageGroupId")), f.now);
+        assertThat(f.engine.getQueueAttributes(q, List.of("All"), f.now))
+                .containsEntry("DeduplicationScope", "messageGroup").containsEntry("FifoThroughputLimit", "perMessageGroupId");
+        f.receive(q, 10).forEach(m -> f.delete(q, m));
+        f.advance(2_000);
+        f.sendFifo(q, "m2", "group3", "dedup_1");
+        assertThat(f.receive(q, 10)).isEmpty();
+        f.sendFifo(q, "m3", "group4", "dedup_2");
+        List<ReceivedMessage> got = f.receive(q, 10);
+        assertThat(f.bodies(got)).containsExactly("m3");
+        f.delete(q, got.get(0));
+        f.sendFifo(q, "m4", "group5", "dedup_2");
+        assertThat(f.receive(q, 10)).isEmpty();
+        f.restart(); // the pending change survives a restart
+        f.sendFifo(q, "m5", "group6", "dedup_2");
+        assertThat(f.receive(q, 10)).isEmpty();
+        f.advance(58_000); // 60 s after the change: per group from now on
+        f.sendFifo(q, "m6", "group7", "dedup_2");
+        assertThat(f.bodies(f.receive(q, 10))).containsExactly("m6");
+    }
+
+    @Test
+    void withoutCooldownsADeduplicationScopeChangeAppliesAtOnce() {
+        f.engine.cooldowns(false);
+        QueueRef q = f.createFifo("q.fifo");
+        f.sendFifo(q, "m1", "group1", "d");
+        f.engine.setQueueAttributes(q, AttributeUpdate.of(EngineFixture.attrs("DeduplicationScope", "messageGroup")), f.now);
+        f.sendFifo(q, "m2", "group2", "d");
+        assertThat(f.bodies(f.receive(q, 10))).containsExactly("m1", "m2");
+    }
 }
