@@ -31,11 +31,22 @@ final class DefaultSqsService implements SqsService, ServiceView {
         this(store, clock, CommandQueue.CAPACITY);
     }
 
+    /** {@code cooldowns} false: no 60-second waits (the server's {@code --cooldowns off}). */
+    DefaultSqsService(Store store, Clock clock, boolean cooldowns) {
+        this(store, clock, CommandQueue.CAPACITY, cooldowns);
+    }
+
     /** With another command queue capacity (tests). */
     DefaultSqsService(Store store, Clock clock, int commandCapacity) {
+        this(store, clock, commandCapacity, true);
+    }
+
+    private DefaultSqsService(Store store, Clock clock, int commandCapacity, boolean cooldowns) {
         this.store = store;
         this.clock = clock;
-        this.gate = new EngineGate(new QueueEngine(store, DEFAULT_REGION, clock.millis()), clock);
+        QueueEngine engine = new QueueEngine(store, DEFAULT_REGION, clock.millis());
+        engine.cooldowns(cooldowns);
+        this.gate = new EngineGate(engine, clock);
         Ids ids = new Ids();
         this.timers = new TimerLoop(clock, this::timerRound); // started last, once everything exists
         this.receiver = new Receiver(gate, ids, timers::deadlineAt);
