@@ -29,12 +29,30 @@ final class QueueUrls {
             if (fromPath.isPresent()) {
                 return inAccount(fromPath.get(), caller);
             }
+            String single = singleSegment(requestPath);
+            if (single != null && caller != null) {
+                // SDK v1 sends a bare-name QueueUrl as the request path: the caller's queue (76)
+                return new QueueRef(caller.accountId(), single);
+            }
             throw Errors.missing("QueueUrl");
         }
         if (url.indexOf('/') < 0 && caller != null) {
             return new QueueRef(caller.accountId(), url); // a bare name: no scheme, no path
         }
         return parseUrl(url).map(q -> inAccount(q, caller)).orElseThrow(Errors::noSuchQueue);
+    }
+
+    /** The one segment of a path like {@code /name} (query and trailing slash ignored), else null. */
+    private static String singleSegment(String path) {
+        if (path == null) {
+            return null;
+        }
+        int q = path.indexOf('?');
+        String p = q >= 0 ? path.substring(0, q) : path;
+        while (p.endsWith("/")) {
+            p = p.substring(0, p.length() - 1);
+        }
+        return p.length() > 1 && p.lastIndexOf('/') == 0 ? p.substring(1) : null;
     }
 
     /** {@code q}, with ElasticMQ's {@code queue} segment read as the default account. */

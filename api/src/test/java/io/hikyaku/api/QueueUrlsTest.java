@@ -32,6 +32,8 @@ class QueueUrlsTest {
     void b76_aBareNameIsTheCallersQueue() throws Exception {
         assertThat(resolve("myqueue", "/")).isEqualTo(new QueueRef("111111111111", "myqueue"));
         assertThat(resolve("my-queue.fifo", "/")).isEqualTo(new QueueRef("111111111111", "my-queue.fifo"));
+        Input noUrl = new Input(new ObjectMapper().createObjectNode(), WireProtocol.QUERY, CALLER);
+        assertThat(QueueUrls.resolve(noUrl, "/myqueue")).isEqualTo(new QueueRef("111111111111", "myqueue"));
     }
 
     @Test
