@@ -1,5 +1,6 @@
 package io.hikyaku.api;
 
+import io.hikyaku.engine.ErrorTypes;
 import io.hikyaku.protocol.ApiException;
 
 /** The SQS errors the api layer raises, with AWS's wording. errorType is the JSON shape name. */
@@ -33,7 +34,7 @@ final class Errors {
 
     /** Behaviour 1's error (the Query codec words it for Query). */
     static ApiException noSuchQueue() {
-        return new ApiException(io.hikyaku.engine.ErrorTypes.QUEUE_DOES_NOT_EXIST, io.hikyaku.engine.ErrorTypes.NO_QUEUE_MESSAGE);
+        return new ApiException(ErrorTypes.QUEUE_DOES_NOT_EXIST, ErrorTypes.NO_QUEUE_MESSAGE);
     }
 
     static ApiException invalidMessageContents(String message) {
