@@ -11,6 +11,9 @@ import hashlib
 import json
 import sys
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 import uuid
 
 import boto3
@@ -537,6 +540,208 @@ def run():
                      "ResourceNotFoundException", "The resource that you specified for the SourceArn parameter doesn't exist.", status=404)
 
 
+def run_k_to_q():
+    """Behaviours 76-86 and 89-91 (sections K-Q; 87-88 are STS). Calls are spaced a few ms apart, as real
+    clients' calls are, so that "available since" times of different calls differ."""
+    def pause():
+        time.sleep(0.01)
+
+    def raw(method, path, data=None, headers=None):
+        req = urllib.request.Request(ENDPOINT + path, data=data, method=method, headers=headers or {})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    def fifo_queue(base, **attrs):
+        attrs["FifoQueue"] = "true"
+        return sqs.create_queue(QueueName=name(base + ".fifo"), Attributes={k: str(v) for k, v in attrs.items()})["QueueUrl"]
+
+    def send(u, body, group):
+        sqs.send_message(QueueUrl=u, MessageBody=body, MessageGroupId=group, MessageDeduplicationId=body)
+        pause()
+
+    def bodies(u, mx, vt=None):
+        kw = {} if vt is None else {"VisibilityTimeout": vt}
+        r = sqs.receive_message(QueueUrl=u, MaxNumberOfMessages=mx, **kw).get("Messages", [])
+        pause()
+        return [m["Body"] for m in r], r
+
+    no_queue = "The specified queue does not exist." if JSON else "The specified queue does not exist for this wsdl version."
+
+    # ---- K. Addressing
+    if section(76):
+        bare = name("dl-queue-76")
+        sqs.create_queue(QueueName=bare)
+        r = sqs.send_message(QueueUrl=bare, MessageBody="Using name instead of URL")
+        expect(76, "SendMessage with a bare queue name", r.get("MD5OfMessageBody") == "86a83f96652a1bfad3891e7d523750cb", str(r))
+        sqs.set_queue_attributes(QueueUrl=bare, Attributes={"RedrivePolicy": ""})
+        a = sqs.get_queue_attributes(QueueUrl=bare, AttributeNames=["All"])["Attributes"]
+        expect(76, "Set/GetQueueAttributes with a bare queue name", a.get("ApproximateNumberOfMessages") == "1", str(a))
+        fbare = name("moto_ab12cd.fifo")
+        sqs.create_queue(QueueName=fbare, Attributes={"FifoQueue": "true"})
+        expect_error(76, "a bare FIFO name reaches the FIFO validation", lambda: sqs.send_message(
+            QueueUrl=fbare, MessageBody="m", MessageGroupId="g", MessageDeduplicationId="d", DelaySeconds=5),
+            "InvalidParameterValue", "Value 5 for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.")
+    if section(77):
+        expect_error(77, "QueueUrl without /{account}/{name} -> NonExistentQueue 400", lambda: sqs.get_queue_attributes(
+            QueueUrl="http://whatever-incorrect-queue-address", AttributeNames=["All"]),
+            "AWS.SimpleQueueService.NonExistentQueue", no_queue)
+
+    # ---- L. FIFO delivery
+    if section(78):
+        qs = []
+        for extended in range(3):
+            u = fifo_queue("b78c1-%d" % extended)
+            for b in ("foo", "bar", "baz"):
+                send(u, b, "g")
+            got, msgs = bodies(u, 10, 1)
+            sqs.change_message_visibility(QueueUrl=u, ReceiptHandle=msgs[extended]["ReceiptHandle"], VisibilityTimeout=4)
+            qs.append(u)
+        time.sleep(2.5)
+        for extended, u in enumerate(qs):
+            got, _ = bodies(u, 5)
+            expect(78, "case 1, %s extended" % ["foo", "bar", "baz"][extended], got == ["foo", "bar"][:extended], str(got))
+        u = fifo_queue("b78c2", VisibilityTimeout=30)
+        send(u, "g1-m1", "g1")
+        send(u, "g1-m2", "g1")
+        send(u, "g2-m1", "g2")
+        got, msgs = bodies(u, 2)
+        sqs.change_message_visibility(QueueUrl=u, ReceiptHandle=msgs[0]["ReceiptHandle"], VisibilityTimeout=0)
+        pause()
+        got, _ = bodies(u, 3)
+        expect(78, "case 2, ChangeMessageVisibility 0 -> [g2-m1, g1-m1]", got == ["g2-m1", "g1-m1"], str(got))
+        u = fifo_queue("b78c3")
+        for b, g in (("g1-m1", "g1"), ("g1-m2", "g1"), ("g2-m1", "g2"), ("g2-m2", "g2"), ("g3-m1", "g3")):
+            send(u, b, g)
+        got, msgs = bodies(u, 2)
+        sqs.delete_message(QueueUrl=u, ReceiptHandle=msgs[0]["ReceiptHandle"])
+        pause()
+        got, _ = bodies(u, 10)
+        expect(78, "case 3, partial delete -> [g2-m1, g2-m2, g3-m1]", got == ["g2-m1", "g2-m2", "g3-m1"], str(got))
+    if section(79):
+        u = fifo_queue("b79vt0")
+        for b, g in (("g1-m1", "g1"), ("g2-m1", "g2"), ("g2-m2", "g2"), ("g3-m1", "g3"), ("g1-m2", "g1")):
+            send(u, b, g)
+        first, _ = bodies(u, 3, 0)
+        second, _ = bodies(u, 10, 0)
+        expect(79, "VisibilityTimeout=0 recording", first == ["g1-m1", "g1-m2", "g2-m1"]
+               and second == ["g3-m1", "g1-m1", "g1-m2", "g2-m1", "g2-m2"], str((first, second)))
+        u = fifo_queue("b79shared", VisibilityTimeout=1)
+        for i in range(1, 5):
+            send(u, "g1-m%d" % i, "g1")
+        send(u, "g2-m1", "g2")
+        send(u, "g3-m1", "g3")
+        a, _ = bodies(u, 2)
+        b, _ = bodies(u, 1)
+        time.sleep(2)
+        c, _ = bodies(u, 10, 0)
+        expect(79, "shared-timeout recording", a == ["g1-m1", "g1-m2"] and b == ["g2-m1"]
+               and c == ["g3-m1", "g1-m1", "g1-m2", "g1-m3", "g1-m4", "g2-m1"], str((a, b, c)))
+        u = fifo_queue("b79del", ContentBasedDeduplication="true")
+        for b, g in (("g1-m1", "g1"), ("g2-m1", "g2"), ("g1-m2", "g1"), ("g2-m2", "g2"), ("g1-m2", "g1"),
+                     ("g1-m3", "g1"), ("g1-m4", "g1"), ("g3-m1", "g3")):
+            sqs.send_message(QueueUrl=u, MessageBody=b, MessageGroupId=g)
+            pause()
+        a, msgs = bodies(u, 2)
+        for m in msgs:
+            sqs.delete_message(QueueUrl=u, ReceiptHandle=m["ReceiptHandle"])
+        pause()
+        b, _ = bodies(u, 10)
+        expect(79, "delete recording", a == ["g1-m1", "g1-m2"] and b == ["g2-m1", "g2-m2", "g1-m3", "g1-m4", "g3-m1"], str((a, b)))
+    if section(80):
+        u = fifo_queue("b80", DeduplicationScope="queue", ContentBasedDeduplication="false")
+        sqs.send_message(QueueUrl=u, MessageBody="m1", MessageGroupId="group1", MessageDeduplicationId="dedup_1")
+        for m in sqs.receive_message(QueueUrl=u).get("Messages", []):
+            sqs.delete_message(QueueUrl=u, ReceiptHandle=m["ReceiptHandle"])
+        sqs.set_queue_attributes(QueueUrl=u, Attributes={"DeduplicationScope": "messageGroup", "FifoThroughputLimit": "perMessageGroupId"})
+        a = sqs.get_queue_attributes(QueueUrl=u, AttributeNames=["All"])["Attributes"]
+        expect(80, "new values show at once", a.get("DeduplicationScope") == "messageGroup"
+               and a.get("FifoThroughputLimit") == "perMessageGroupId", str(a))
+        sqs.send_message(QueueUrl=u, MessageBody="m2", MessageGroupId="group3", MessageDeduplicationId="dedup_1")
+        r = sqs.receive_message(QueueUrl=u)
+        expect(80, "an old dedup id in a new group is still a duplicate", "Messages" not in r, str(r))
+        sqs.send_message(QueueUrl=u, MessageBody="m3", MessageGroupId="group4", MessageDeduplicationId="dedup_2")
+        r = sqs.receive_message(QueueUrl=u).get("Messages", [])
+        expect(80, "a new dedup id is delivered", [m["Body"] for m in r] == ["m3"], str(r))
+        for m in r:
+            sqs.delete_message(QueueUrl=u, ReceiptHandle=m["ReceiptHandle"])
+        sqs.send_message(QueueUrl=u, MessageBody="m4", MessageGroupId="group5", MessageDeduplicationId="dedup_2")
+        r = sqs.receive_message(QueueUrl=u)
+        expect(80, "dedup_2 again in another group is a duplicate", "Messages" not in r, str(r))
+
+    # ---- M. Visibility
+    if section(81):
+        u = new_queue("b81")
+        sqs.send_message(QueueUrl=u, MessageBody="m")
+        m = sqs.receive_message(QueueUrl=u, VisibilityTimeout=1)["Messages"][0]
+        time.sleep(2)
+        try:
+            r = sqs.change_message_visibility(QueueUrl=u, ReceiptHandle=m["ReceiptHandle"], VisibilityTimeout=2)
+            expect(81, "ChangeMessageVisibility after expiry -> 200", r["ResponseMetadata"]["HTTPStatusCode"] == 200, str(r))
+        except ClientError as e:
+            expect(81, "ChangeMessageVisibility after expiry -> 200", False, str(e.response))
+
+    # ---- N. Response shapes
+    if section(82):
+        u = new_queue("b82")
+        r = sqs.send_message_batch(QueueUrl=u, Entries=[{"Id": "a", "MessageBody": "1"}, {"Id": "b", "MessageBody": "2"}])
+        ok = "Failed" not in r and len(r.get("Successful", [])) == 2
+        ms = sqs.receive_message(QueueUrl=u, MaxNumberOfMessages=10)["Messages"]
+        r2 = sqs.change_message_visibility_batch(QueueUrl=u, Entries=[{"Id": "a", "ReceiptHandle": ms[0]["ReceiptHandle"], "VisibilityTimeout": 60}])
+        r3 = sqs.delete_message_batch(QueueUrl=u, Entries=[{"Id": m["MessageId"], "ReceiptHandle": m["ReceiptHandle"]} for m in ms])
+        r4 = sqs.delete_message_batch(QueueUrl=u, Entries=[{"Id": "x", "ReceiptHandle": "INVALID"}])
+        expect(82, "no empty Failed/Successful in the three batch results", ok and "Failed" not in r2 and "Failed" not in r3
+               and "Successful" not in r4 and r4.get("Failed"), str((r, r2, r3, r4)))
+    if section(83) and not JSON:
+        u = new_queue("b83")
+        status, body = raw("POST", "/", urllib.parse.urlencode({"Action": "ReceiveMessage", "QueueUrl": u, "Version": "2012-11-05"}).encode(),
+                           {"Content-Type": "application/x-www-form-urlencoded"})
+        expect(83, "empty Query receive: <ReceiveMessageResult/>", status == 200 and "<ReceiveMessageResult/>" in body, body[:300])
+    if section(84) and not JSON:
+        u = new_queue("b84")
+        sent = ['{"foo": "ba\rr", "foo2": "ba&quot;r&quot;"}', '"{\\"foo\\": \\"ba\\rr\\"}"']
+        for b in sent:
+            sqs.send_message(QueueUrl=u, MessageBody=b)
+        status, body = raw("GET", "/?" + urllib.parse.urlencode({"Action": "ReceiveMessage", "QueueUrl": u, "VisibilityTimeout": "0",
+                                                                   "MaxNumberOfMessages": "10", "Version": "2012-11-05"}),
+                           headers={"Accept": "application/json"})
+        got = []
+        try:
+            got = [m["Body"] for m in json.loads(body)["ReceiveMessageResponse"]["ReceiveMessageResult"]["messages"]]
+        except (ValueError, KeyError, TypeError):
+            pass
+        expect(84, "Query + Accept: application/json: 'messages', bodies as sent", status == 200 and got == sent, body[:300])
+
+    # ---- O. Attribute values
+    if section(85):
+        for bad in ("1", "2"):
+            expect_error(85, "MessageRetentionPeriod %s refused" % bad, lambda: sqs.create_queue(
+                QueueName=name("b85"), Attributes={"MessageRetentionPeriod": bad}), "InvalidAttributeValue")
+        u = new_queue("b85", MessageRetentionPeriod=60)
+        expect(85, "MessageRetentionPeriod 60 accepted", arn_of(u) is not None)
+    if section(86):
+        dlq = new_queue("b86dlq")
+        u = new_queue("b86", RedrivePolicy=json.dumps({"deadLetterTargetArn": arn_of(dlq), "maxReceiveCount": "1000"}))
+        rp = sqs.get_queue_attributes(QueueUrl=u, AttributeNames=["RedrivePolicy"])["Attributes"]["RedrivePolicy"]
+        expect(86, "RedrivePolicy is compact JSON with a numeric count",
+               rp == '{"deadLetterTargetArn":"%s","maxReceiveCount":1000}' % arn_of(dlq), rp)
+
+    # ---- Q. Tags
+    if section(89) or section(90) or section(91):
+        u = new_queue("tags")
+        expect_error(89, "TagQueue with no tags", lambda: sqs.tag_queue(QueueUrl=u, Tags={}),
+                     "MissingParameter", "The request must contain the parameter Tags.")
+        expect_error(90, "UntagQueue with no keys", lambda: sqs.untag_queue(QueueUrl=u, TagKeys=[]),
+                     "InvalidParameterValue", "Tag keys must be between 1 and 128 characters in length.")
+        fifty = {"k%d" % i: "v" for i in range(50)}
+        sqs.tag_queue(QueueUrl=u, Tags=fifty)
+        expect_error(91, "a 51st tag", lambda: sqs.tag_queue(QueueUrl=u, Tags={"one-more": "v"}),
+                     "InvalidParameterValue", "Too many tags added for queue %s." % name("tags"))
+        expect(91, "tags unchanged", sqs.list_queue_tags(QueueUrl=u).get("Tags") == fifty)
+
+
 def arn_of(url):
     return sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
 
@@ -558,6 +763,7 @@ def md5_attrs(attrs):
 if __name__ == "__main__":
     try:
         run()
+        run_k_to_q()
     finally:
         print("%s: %d checks, %d failed" % (PROTO, len(results), results.count(False)))
     sys.exit(1 if False in results else 0)

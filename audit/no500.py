@@ -80,7 +80,7 @@ def main():
         "a%d" % i: {"DataType": "String", "StringValue": "v"} for i in range(11)}}).encode(), jt("SendMessage"), want=400)
     check("JSON unknown system attribute", "POST", "/", json.dumps({"QueueUrl": QURL, "MessageBody": "x", "MessageSystemAttributes": {
         "Foo": {"DataType": "String", "StringValue": "v"}}}).encode(), jt("SendMessage"), want=400)
-    check("JSON QueueUrl not a URL (InvalidAddress 404)", "POST", "/", b'{"QueueUrl":"::::"}', jt("PurgeQueue"), want=404)
+    check("JSON QueueUrl not a URL (a bare name: NonExistentQueue 400)", "POST", "/", b'{"QueueUrl":"::::"}', jt("PurgeQueue"), want=400)
     check("JSON QueueUrl with query", "POST", "/", json.dumps({"QueueUrl": QURL + "?x=1"}).encode(), jt("PurgeQueue"))
     check("JSON QueueUrl deep path", "POST", "/", json.dumps({"QueueUrl": QURL + "/extra"}).encode(), jt("PurgeQueue"), want=400)
     check("path traversal queue path", "GET", "/../000000000000/no500?Action=GetQueueAttributes")

@@ -346,9 +346,9 @@ def main():
     jerr("W9", "queue URL under unknown account", (s, h, j), 400, SQS + "QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue",
          "The specified queue does not exist.")
     s, h, j = jcall("GetQueueAttributes", {"QueueUrl": BASE + "/" + q, "AttributeNames": ["All"]})
-    # InvalidAddress is 404 in SQS's Smithy model (awsQueryError InvalidAddress, 404)
-    jerr("W9", "queue URL without account -> 404 InvalidAddress", (s, h, j), 404, SQS + "InvalidAddress", "InvalidAddress",
-         "The address %s/%s is not valid for this endpoint." % (BASE, q))
+    # sqs-behaviours 77: no /{account}/{name} path names no queue (never InvalidAddress 404)
+    jerr("W9", "queue URL without account -> 400 NonExistentQueue", (s, h, j), 400, SQS + "QueueDoesNotExist",
+         "AWS.SimpleQueueService.NonExistentQueue", "The specified queue does not exist.")
     req = AWSRequest(method="GET", url=BASE + "/?Action=ListQueues&QueueNamePrefix=w" + RUN)
     SigV4QueryAuth(Credentials(other, "secret"), "sqs", "us-east-1", expires=300).add_auth(req)
     pu = urllib.parse.urlparse(req.url)

@@ -87,11 +87,18 @@ final class BatchRules {
         };
     }
 
-    /** {Successful: [...], Failed: [...]}: both keys are always present (both are required members). */
+    /**
+     * {Successful: [...], Failed: [...]}, an empty list left out as Amazon SQS's JSON leaves it out
+     * (sqs-behaviours 82; over Query an empty flattened list is no element at all either way).
+     */
     static ObjectNode result(ArrayNode successful, ArrayNode failed) {
         ObjectNode out = Json.object();
-        out.set("Successful", successful);
-        out.set("Failed", failed);
+        if (!successful.isEmpty()) {
+            out.set("Successful", successful);
+        }
+        if (!failed.isEmpty()) {
+            out.set("Failed", failed);
+        }
         return out;
     }
 }

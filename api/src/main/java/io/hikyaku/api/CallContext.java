@@ -10,5 +10,14 @@ package io.hikyaku.api;
  *                    {@code http://localhost:9324}
  * @param traceHeader the {@code X-Amzn-Trace-Id} request header, or null
  * @param requestId   the id the response will carry (x-amzn-RequestId)
+ * @param defaultAccountId the server's default account: ElasticMQ-style queue URLs
+ *                    ({@code /queue/{name}}) name its queues
  */
-public record CallContext(String accountId, String region, String baseUrl, String traceHeader, String requestId) {}
+public record CallContext(String accountId, String region, String baseUrl, String traceHeader, String requestId,
+                          String defaultAccountId) {
+
+    /** A caller in the default account. */
+    public CallContext(String accountId, String region, String baseUrl, String traceHeader, String requestId) {
+        this(accountId, region, baseUrl, traceHeader, requestId, accountId);
+    }
+}

@@ -32,13 +32,26 @@ final class DefaultSqsService implements SqsService, ServiceView {
         this(store, clock, CommandQueue.CAPACITY);
     }
 
+    /** {@code cooldowns} false: no 60-second waits (the server's {@code --cooldowns off}). */
+    DefaultSqsService(Store store, Clock clock, boolean cooldowns) {
+        this(store, clock, CommandQueue.CAPACITY, cooldowns);
+    }
+
     /** With another command queue capacity (tests). */
     DefaultSqsService(Store store, Clock clock, int commandCapacity) {
+        this(store, clock, commandCapacity, true);
+    }
+
+    private DefaultSqsService(Store store, Clock clock, int commandCapacity, boolean cooldowns) {
         this.store = store;
         this.clock = clock;
         this.recovery = new StoreRecovery(clock);
         StoreFence fence = new StoreFence(store, recovery::start);
-        this.gate = new EngineGate(now -> new QueueEngine(fence, DEFAULT_REGION, now), fence, clock);
+        this.gate = new EngineGate(now -> {
+            QueueEngine engine = new QueueEngine(fence, DEFAULT_REGION, now);
+            engine.cooldowns(cooldowns); // a reloaded engine keeps the setting
+            return engine;
+        }, fence, clock);
         Ids ids = new Ids();
         this.timers = new TimerLoop(clock, this::timerRound); // started last, once everything exists
         this.receiver = new Receiver(gate, ids, timers::deadlineAt);
@@ -81,7 +94,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
         }
         CompletableFuture<ObjectNode> result;
         try {
-            result = dispatch(context, request, new Input(request.input(), request.protocol()));
+            result = dispatch(context, request, new Input(request.input(), request.protocol(), context));
         } catch (RuntimeException e) {
             out.completeExceptionally(EngineGate.asApiException(e));
             return;

@@ -1,5 +1,6 @@
 package io.hikyaku.api;
 
+import io.hikyaku.engine.ErrorTypes;
 import io.hikyaku.protocol.ApiException;
 
 /** The SQS errors the api layer raises, with AWS's wording. errorType is the JSON shape name. */
@@ -31,8 +32,9 @@ final class Errors {
         return new ApiException("InvalidAction", "The action " + action + " is not valid for this endpoint.");
     }
 
-    static ApiException invalidAddress(String address) {
-        return new ApiException("InvalidAddress", "The address " + address + " is not valid for this endpoint.");
+    /** Behaviour 1's error (the Query codec words it for Query). */
+    static ApiException noSuchQueue() {
+        return new ApiException(ErrorTypes.QUEUE_DOES_NOT_EXIST, ErrorTypes.NO_QUEUE_MESSAGE);
     }
 
     static ApiException invalidMessageContents(String message) {

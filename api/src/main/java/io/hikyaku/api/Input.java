@@ -20,10 +20,21 @@ final class Input {
 
     private final ObjectNode node;
     private final WireProtocol protocol;
+    /** Who sent the request (a bare queue name in QueueUrl is that caller's queue); null for nested inputs. */
+    private final CallContext caller;
 
     Input(ObjectNode node, WireProtocol protocol) {
+        this(node, protocol, null);
+    }
+
+    Input(ObjectNode node, WireProtocol protocol, CallContext caller) {
         this.node = node == null ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode() : node;
         this.protocol = protocol;
+        this.caller = caller;
+    }
+
+    CallContext caller() {
+        return caller;
     }
 
     WireProtocol protocol() {

@@ -123,10 +123,10 @@ final class QueueActions {
 
     CompletableFuture<ObjectNode> tagQueue(ApiRequest request, Input in) {
         QueueRef queue = QueueUrls.resolve(in, request.path());
-        if (!in.has("Tags")) {
-            throw Errors.missing("Tags");
-        }
         Map<String, String> tags = TagRules.check(in.stringMap("Tags"));
+        if (tags.isEmpty()) {
+            throw Errors.missing("Tags"); // an empty map too, in both protocols (sqs-behaviours 89)
+        }
         return gate.write((engine, now) -> {
             TagRules.checkCount(queue.name(), engine.listQueueTags(queue), tags); // same lock as the change
             return engine.tagQueue(queue, tags, now);
@@ -135,10 +135,14 @@ final class QueueActions {
 
     CompletableFuture<ObjectNode> untagQueue(ApiRequest request, Input in) {
         QueueRef queue = QueueUrls.resolve(in, request.path());
-        if (!in.has("TagKeys")) {
+        if (!in.has("TagKeys") && !in.isQuery()) {
             throw Errors.missing("TagKeys");
         }
         List<String> keys = in.stringList("TagKeys");
+        if (keys.isEmpty()) {
+            // sqs-behaviours 90; over Query an empty list is no TagKey.N at all
+            throw Errors.invalidParameter(TagRules.KEY_LENGTH);
+        }
         return gate.write((engine, now) -> engine.untagQueue(queue, keys, now)).thenApply(v -> Json.object());
     }
 

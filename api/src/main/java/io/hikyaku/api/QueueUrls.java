@@ -6,8 +6,14 @@ import java.util.Optional;
 /**
  * Finds the queue a request names. Only the path of a queue URL counts ({@code /{account}/{name}}),
  * whatever the scheme and host, so URLs minted by Amazon SQS or another endpoint still resolve.
+ * As in Amazon SQS, a bare queue name is the caller's queue of that name (sqs-behaviours 76), and a
+ * URL without an account/name path names no queue (77: QueueDoesNotExist, not an address error).
+ * ElasticMQ's URLs, {@code /queue/{name}}, name the default account's queue.
  */
 final class QueueUrls {
+
+    /** The path segment ElasticMQ writes where Amazon SQS writes the account id. */
+    static final String ELASTICMQ_SEGMENT = "queue";
 
     private QueueUrls() {}
 
@@ -17,14 +23,44 @@ final class QueueUrls {
      */
     static QueueRef resolve(Input input, String requestPath) {
         String url = input.string("QueueUrl");
+        CallContext caller = input.caller();
         if (url == null || url.isEmpty()) {
             Optional<QueueRef> fromPath = parsePath(requestPath);
             if (fromPath.isPresent()) {
-                return fromPath.get();
+                return inAccount(fromPath.get(), caller);
+            }
+            String single = singleSegment(requestPath);
+            if (single != null && caller != null) {
+                // SDK v1 sends a bare-name QueueUrl as the request path: the caller's queue (76)
+                return new QueueRef(caller.accountId(), single);
             }
             throw Errors.missing("QueueUrl");
         }
-        return parseUrl(url).orElseThrow(() -> Errors.invalidAddress(url));
+        if (url.indexOf('/') < 0 && caller != null) {
+            return new QueueRef(caller.accountId(), url); // a bare name: no scheme, no path
+        }
+        return parseUrl(url).map(q -> inAccount(q, caller)).orElseThrow(Errors::noSuchQueue);
+    }
+
+    /** The one segment of a path like {@code /name} (query and trailing slash ignored), else null. */
+    private static String singleSegment(String path) {
+        if (path == null) {
+            return null;
+        }
+        int q = path.indexOf('?');
+        String p = q >= 0 ? path.substring(0, q) : path;
+        while (p.endsWith("/")) {
+            p = p.substring(0, p.length() - 1);
+        }
+        return p.length() > 1 && p.lastIndexOf('/') == 0 ? p.substring(1) : null;
+    }
+
+    /** {@code q}, with ElasticMQ's {@code queue} segment read as the default account. */
+    private static QueueRef inAccount(QueueRef q, CallContext caller) {
+        if (caller != null && q.accountId().equals(ELASTICMQ_SEGMENT)) {
+            return new QueueRef(caller.defaultAccountId(), q.name());
+        }
+        return q;
     }
 
     /** {@code scheme://host[:port]/{account}/{name}} or just the path, in either case by its path. */

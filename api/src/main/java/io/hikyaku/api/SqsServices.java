@@ -13,6 +13,15 @@ public final class SqsServices {
      * long-poll deadlines) run on one internal scheduler thread that {@link SqsService#close()} stops.
      */
     public static SqsService create(Store store, Clock clock) {
-        return new DefaultSqsService(store, clock);
+        return new DefaultSqsService(store, clock, true);
+    }
+
+    /**
+     * The same; {@code cooldowns} false drops Amazon SQS's 60-second waits (after PurgeQueue, before a
+     * deleted queue's name is free, while a DeduplicationScope change propagates): a deviation from
+     * SQS for test suites.
+     */
+    public static SqsService create(Store store, Clock clock, boolean cooldowns) {
+        return new DefaultSqsService(store, clock, cooldowns);
     }
 }

@@ -13,6 +13,7 @@ final class TagRules {
     static final int MAX_TAGS = 50;
     static final int MAX_KEY = 128;
     static final int MAX_VALUE = 256;
+    static final String KEY_LENGTH = "Tag keys must be between 1 and 128 characters in length.";
 
     private TagRules() {}
 
@@ -24,7 +25,7 @@ final class TagRules {
             String value = e.getValue() == null ? "" : e.getValue();
             int keyLength = key.codePointCount(0, key.length());
             if (keyLength == 0 || keyLength > MAX_KEY) {
-                throw Errors.invalidValue("TagKey", key, "Tag keys must be between 1 and 128 characters in length.");
+                throw Errors.invalidValue("TagKey", key, KEY_LENGTH);
             }
             if (key.regionMatches(true, 0, "aws:", 0, 4)) {
                 throw Errors.invalidValue("TagKey", key, "The prefix aws: is reserved for AWS use.");
@@ -46,8 +47,7 @@ final class TagRules {
             }
         }
         if (total > MAX_TAGS) {
-            throw Errors.invalidParameter("Too many tags added for queue " + queueName
-                    + ". A queue can have at most " + MAX_TAGS + " tags.");
+            throw Errors.invalidParameter("Too many tags added for queue " + queueName + "."); // sqs-behaviours 91
         }
     }
 }

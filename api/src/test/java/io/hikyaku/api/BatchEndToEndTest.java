@@ -18,7 +18,7 @@ class BatchEndToEndTest {
     }
 
     private static JsonNode failedEntry(ObjectNode result, String id) {
-        for (JsonNode f : result.get("Failed")) {
+        for (JsonNode f : result.path("Failed")) {
             if (f.get("Id").asText().equals(id)) {
                 return f;
             }

@@ -3,7 +3,10 @@ package io.hikyaku.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.engine.QueueRef;
+import io.hikyaku.protocol.WireProtocol;
 import org.junit.jupiter.api.Test;
 
 class QueueUrlsTest {
@@ -17,12 +20,39 @@ class QueueUrlsTest {
         assertThat(QueueUrls.parseUrl("/123456789012/unknown")).contains(q);
     }
 
+    private static final CallContext CALLER =
+            new CallContext("111111111111", "us-east-1", "http://h", null, "r", "000000000000");
+
+    private static QueueRef resolve(String queueUrl, String path) throws Exception {
+        ObjectNode node = new ObjectMapper().createObjectNode().put("QueueUrl", queueUrl);
+        return QueueUrls.resolve(new Input(node, WireProtocol.JSON, CALLER), path);
+    }
+
     @Test
-    void urlsWithoutAccountAndNameAreInvalid() throws Exception {
+    void b76_aBareNameIsTheCallersQueue() throws Exception {
+        assertThat(resolve("myqueue", "/")).isEqualTo(new QueueRef("111111111111", "myqueue"));
+        assertThat(resolve("my-queue.fifo", "/")).isEqualTo(new QueueRef("111111111111", "my-queue.fifo"));
+        Input noUrl = new Input(new ObjectMapper().createObjectNode(), WireProtocol.QUERY, CALLER);
+        assertThat(QueueUrls.resolve(noUrl, "/myqueue")).isEqualTo(new QueueRef("111111111111", "myqueue"));
+    }
+
+    @Test
+    void b77_aUrlWithoutAccountAndNameNamesNoQueue() throws Exception {
         assertThat(QueueUrls.parseUrl("http://localhost:9324/")).isEmpty();
-        assertThat(QueueUrls.parseUrl("myqueue")).isEmpty();
-        assertThatThrownBy(() -> QueueUrls.resolve(InputTest.json("{\"QueueUrl\":\"myqueue\"}"), "/"))
-                .hasMessage("The address myqueue is not valid for this endpoint.");
+        assertThatThrownBy(() -> resolve("http://whatever-incorrect-queue-address", "/"))
+                .isInstanceOf(io.hikyaku.protocol.ApiException.class)
+                .hasMessage("The specified queue does not exist.")
+                .extracting(e -> ((io.hikyaku.protocol.ApiException) e).errorType()).isEqualTo("QueueDoesNotExist");
+        assertThatThrownBy(() -> resolve("http://localhost:9324/only-one-segment", "/"))
+                .hasMessage("The specified queue does not exist.");
+    }
+
+    @Test
+    void elasticMqUrlsNameTheDefaultAccountsQueue() throws Exception {
+        QueueRef q = new QueueRef("000000000000", "orders");
+        assertThat(resolve("http://localhost:9324/queue/orders", "/")).isEqualTo(q);
+        Input noUrl = new Input(new ObjectMapper().createObjectNode(), WireProtocol.QUERY, CALLER);
+        assertThat(QueueUrls.resolve(noUrl, "/queue/orders")).isEqualTo(q);
     }
 
     @Test

@@ -27,6 +27,11 @@ final class Dec {
         return d;
     }
 
+    /** True while bytes remain (an optional tail a newer writer added). */
+    boolean hasMore() {
+        return in.hasRemaining();
+    }
+
     int u8() {
         return in.get() & 0xff;
     }

@@ -100,8 +100,7 @@ final class Loader {
             q.beginLoad();
             for (Message m : ms) {
                 if (m.visibleAt <= loadedAt) { // what the first tick at loadedAt would do, without the churn
-                    m.state = Message.State.VISIBLE;
-                    m.visibleAt = 0;
+                    m.state = Message.State.VISIBLE; // visibleAt stays: visible since then (FifoDelivery)
                 }
                 q.add(m);
             }

@@ -22,7 +22,10 @@ final class Message {
     final String groupId;
     final long sentAt;
     State state;
-    /** When DELAYED or INFLIGHT: the time it becomes visible. */
+    /**
+     * When DELAYED or INFLIGHT: the time it becomes visible. When VISIBLE: the time it became visible
+     * (FIFO serves the group whose oldest message has been visible longest); never changed while VISIBLE.
+     */
     long visibleAt;
     int receiveCount;
     long firstReceiveAt;

@@ -45,6 +45,11 @@ public final class QueueEngine {
     private EngineEvents events = EngineEvents.NONE;
     /** The time of the last command applied (the load counts as one): commands arrive in time order. */
     private long appliedAt;
+    /**
+     * False (`--cooldowns off`, a deviation from SQS for test suites): no 60 s wait after PurgeQueue
+     * or before a deleted queue's name is free again, and a DeduplicationScope change applies at once.
+     */
+    private boolean cooldowns = true;
 
     /** Loads all state from {@code store}; {@code defaultRegion} is used when a command gives none. */
     public QueueEngine(Store store, String defaultRegion) {
@@ -95,6 +100,11 @@ public final class QueueEngine {
         appliedAt = now;
     }
 
+    /** Sets whether SQS's 60-second waits apply (default true); set once, before the first command. */
+    public void cooldowns(boolean on) {
+        this.cooldowns = on;
+    }
+
     // ---- loader hooks ----
 
     void loadedQueueIdCounter(long value) {
@@ -130,7 +140,7 @@ public final class QueueEngine {
             }
             return commit(new StoreBatch(), existing.info());
         }
-        if (deletedNames.isBlocked(c.accountId(), name, c.now())) {
+        if (cooldowns && deletedNames.isBlocked(c.accountId(), name, c.now())) {
             throw new EngineException(ErrorTypes.QUEUE_DELETED_RECENTLY, Texts.DELETED_RECENTLY);
         }
         String region = c.region() == null ? defaultRegion : c.region();
@@ -266,7 +276,11 @@ public final class QueueEngine {
         if (request.containsKey(AttributeRules.POLICY)) {
             q.permissions.clear();
         }
-        q.settings = new QueueSettings(values, rp, rap);
+        QueueSettings next = new QueueSettings(values, rp, rap);
+        if (q.fifo && next.dedupPerGroup != q.settings.dedupPerGroup && cooldowns) {
+            q.dedupScopeChanged(now); // the old scope keeps deduplicating while the change propagates
+        }
+        q.settings = next;
         q.lastModifiedAt = now;
         StoreBatch b = new StoreBatch();
         q.writeRecord(b);
@@ -353,7 +367,7 @@ public final class QueueEngine {
     public Durable<Void> purgeQueue(QueueRef queue, long now) {
         at(now);
         QueueState q = queues.require(queue);
-        if (q.lastPurgeAt != Long.MIN_VALUE && now < q.lastPurgeAt + PURGE_WINDOW_MS) {
+        if (cooldowns && q.lastPurgeAt != Long.MIN_VALUE && now < q.lastPurgeAt + PURGE_WINDOW_MS) {
             throw new EngineException(ErrorTypes.PURGE_QUEUE_IN_PROGRESS,
                     "Only one PurgeQueue operation on " + q.name + " is allowed every 60 seconds.");
         }
@@ -451,7 +465,7 @@ public final class QueueEngine {
         String scopeKey = null;
         if (q.fifo) {
             dedupId = m.deduplicationId() != null ? m.deduplicationId() : SendRules.sha256Hex(m.body());
-            scopeKey = q.settings.dedupPerGroup ? m.groupId() + "\0" + dedupId : dedupId;
+            scopeKey = q.dedupPerGroup(now) ? m.groupId() + "\0" + dedupId : dedupId;
             DedupEntry seen = q.dedup.get(scopeKey);
             if (seen != null && seen.expiresAt() > now) {
                 events.deduplicated(q.ref());
@@ -475,12 +489,8 @@ public final class QueueEngine {
     Message insert(QueueState q, long seq, StoredMessage sm, long now, StoreBatch b) {
         b.put(Keyspace.MESSAGES, Keys.message(q.id, seq), sm.encode());
         Message m = new Message(seq, sm.groupId(), sm.sentAt());
-        if (sm.availableAt() > now) {
-            m.state = Message.State.DELAYED;
-            m.visibleAt = sm.availableAt();
-        } else {
-            m.state = Message.State.VISIBLE;
-        }
+        m.state = sm.availableAt() > now ? Message.State.DELAYED : Message.State.VISIBLE;
+        m.visibleAt = sm.availableAt(); // delayed: until when; visible: since when
         q.add(m);
         q.bodies.offer(m, sm);
         return m;
@@ -518,9 +528,8 @@ public final class QueueEngine {
             copy.receiveCount = m.receiveCount;
             copy.firstReceiveAt = m.firstReceiveAt;
             copy.lastReceiveAt = m.lastReceiveAt;
-            copy.visibleAt = now; // persisted as "visible since now"; in memory it is VISIBLE already
+            // visibleAt is "visible since now" (set by insert): persisted as such, VISIBLE in memory
             b.put(Keyspace.MESSAGE_STATE, Keys.message(to.id, seq), copy.encodeState());
-            copy.visibleAt = 0;
         }
         queues.reschedule(to);
         pendingWakeups.add(to.ref());
@@ -644,7 +653,16 @@ public final class QueueEngine {
             throw Texts.invalidValue(receiptHandle, "ReceiptHandle", Texts.NOT_AVAILABLE_FOR_CHANGE);
         }
         if (m.state != Message.State.INFLIGHT) {
-            throw new EngineException(ErrorTypes.MESSAGE_NOT_INFLIGHT, "The specified message isn't in flight.");
+            // sqs-behaviours 81: on a standard queue the latest receive's handle still works after its
+            // visibility expired (until the message is received again): the message goes back in
+            // flight for the new timeout, counted from now, as if it had never come back.
+            boolean latest = m.state == Message.State.VISIBLE && m.receiveCount == h.receiveCount() && m.nonce == h.nonce();
+            if (q.fifo || !latest) {
+                throw new EngineException(ErrorTypes.MESSAGE_NOT_INFLIGHT, "The specified message isn't in flight.");
+            }
+            if (vt > 0 && q.inflight >= receiver.inflightLimit()) {
+                throw new EngineException(ErrorTypes.OVER_LIMIT, Texts.OVER_LIMIT_INFLIGHT);
+            }
         }
         if (q.fifo && !isCurrent(m, h)) {
             throw Texts.invalidValue(receiptHandle, "ReceiptHandle", Texts.HANDLE_EXPIRED);

@@ -55,6 +55,13 @@ final class QueueState {
     final TreeSet<AttemptEntry> attemptsByExpiry = new TreeSet<>(AttemptEntry.BY_EXPIRY);
     /** While loading: every message, for a bulk insert into {@link #retention}. */
     private List<Message> retentionLoad;
+    /**
+     * Until this time deduplication keeps the scope it had before the last DeduplicationScope change
+     * (sqs-behaviours 80: SQS still deduplicated queue-wide right after a change to messageGroup; its
+     * docs give attribute changes up to 60 s to propagate). Long.MIN_VALUE: no change pending.
+     */
+    long dedupScopeSettlesAt = Long.MIN_VALUE;
+    boolean dedupPerGroupBefore;
     /** This queue's key in the engine's timer schedule (Long.MAX_VALUE = not scheduled). */
     long scheduledAt = Long.MAX_VALUE;
 
@@ -178,6 +185,19 @@ final class QueueState {
 
     // ---- dedup and attempts ----
 
+    static final long ATTRIBUTE_PROPAGATION_MS = 60_000;
+
+    /** Whether deduplication at {@code now} is per message group. */
+    boolean dedupPerGroup(long now) {
+        return now < dedupScopeSettlesAt ? dedupPerGroupBefore : settings.dedupPerGroup;
+    }
+
+    /** Called before {@link #settings} takes a new DeduplicationScope at {@code now}. */
+    void dedupScopeChanged(long now) {
+        dedupPerGroupBefore = dedupPerGroup(now);
+        dedupScopeSettlesAt = now + ATTRIBUTE_PROPAGATION_MS;
+    }
+
     void putDedup(DedupEntry e, StoreBatch b) {
         DedupEntry old = dedup.put(e);
         if (old != null) {
@@ -225,7 +245,8 @@ final class QueueState {
         }
         boolean becameVisible = false;
         while (!pending.isEmpty() && pending.first().visibleAt <= now) {
-            transition(pending.first(), Message.State.VISIBLE, 0);
+            Message m = pending.first();
+            transition(m, Message.State.VISIBLE, m.visibleAt); // visible since its deadline (FifoDelivery)
             becameVisible = true;
         }
         while (dedup.firstExpiresAt() <= now) {
@@ -264,6 +285,9 @@ final class QueueState {
         for (PolicyDocument.Statement s : permissions) {
             e.str(s.label()).strList(s.accountIds()).strList(s.actions());
         }
+        if (dedupScopeSettlesAt != Long.MIN_VALUE) {
+            e.i64(dedupScopeSettlesAt).bool(dedupPerGroupBefore); // optional tail: older records end before it
+        }
         return e.done();
     }
 
@@ -284,6 +308,10 @@ final class QueueState {
         int n = d.i32();
         for (int i = 0; i < n; i++) {
             q.permissions.add(new PolicyDocument.Statement(d.str(), d.strList(), d.strList()));
+        }
+        if (d.hasMore()) {
+            q.dedupScopeSettlesAt = d.i64();
+            q.dedupPerGroupBefore = d.bool();
         }
         return q;
     }

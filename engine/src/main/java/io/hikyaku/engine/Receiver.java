@@ -20,6 +20,10 @@ final class Receiver {
         this.inflightLimit = inflightLimit;
     }
 
+    int inflightLimit() {
+        return inflightLimit;
+    }
+
     List<ReceivedMessage> standard(QueueState q, ReceiveMessages c, int vt, StoreBatch b) {
         if (q.inflight >= inflightLimit) {
             throw new EngineException(ErrorTypes.OVER_LIMIT, Texts.OVER_LIMIT_INFLIGHT);

@@ -12,7 +12,7 @@ class FifoTest {
     private final EngineFixture f = new EngineFixture();
 
     @Test
-    void groupsAreDeliveredInOrderAndLockedWhileInFlight() {
+    void aGroupDeliversInOrderUpToItsFirstInFlightMessage() {
         QueueRef q = f.createFifo("q.fifo");
         f.sendFifo(q, "a1", "A", "1");
         f.sendFifo(q, "b1", "B", "2");
@@ -25,9 +25,123 @@ class FifoTest {
         assertThat(f.bodies(second)).containsExactly("b1", "b2");
         assertThat(f.receive(q, 10)).isEmpty();
         f.delete(q, first.get(0));
-        assertThat(f.receive(q, 10)).isEmpty();
+        assertThat(f.receive(q, 10)).isEmpty(); // a2 in flight holds a3 back
         f.delete(q, first.get(1));
         assertThat(f.bodies(f.receive(q, 10))).containsExactly("a3");
+    }
+
+    // sqs-behaviours 78 case 1: foo, bar, baz received together; one is extended; the others expire.
+    @Test
+    void b78_visibleMessagesBeforeTheFirstInFlightOneAreDelivered() {
+        for (int extended = 0; extended < 3; extended++) {
+            QueueRef q = f.createFifo("ext" + extended + ".fifo");
+            f.sendFifo(q, "foo", "g", "1");
+            f.sendFifo(q, "bar", "g", "2");
+            f.sendFifo(q, "baz", "g", "3");
+            List<ReceivedMessage> all = f.receive(q, 10, 1);
+            f.engine.changeMessageVisibility(q, all.get(extended).receiptHandle(), 4, f.now);
+            f.advance(2_500);
+            assertThat(f.bodies(f.receive(q, 5))).containsExactlyElementsOf(List.of("foo", "bar").subList(0, extended));
+        }
+    }
+
+    // 78 case 2: a message made visible again by ChangeMessageVisibility(0) is served after a group
+    // whose oldest message has been waiting longer; the in-flight g1-m2 stays held.
+    @Test
+    void b78_changeVisibilityToZeroMakesTheMessageAvailableFromThatMoment() {
+        QueueRef q = f.createFifo("q.fifo", "VisibilityTimeout", "30");
+        f.sendFifo(q, "g1-m1", "g1", "1");
+        f.sendFifo(q, "g1-m2", "g1", "2");
+        f.sendFifo(q, "g2-m1", "g2", "3");
+        List<ReceivedMessage> got = f.receive(q, 2);
+        assertThat(f.bodies(got)).containsExactly("g1-m1", "g1-m2");
+        f.advance(10);
+        f.engine.changeMessageVisibility(q, got.get(0).receiptHandle(), 0, f.now);
+        assertThat(f.bodies(f.receive(q, 3))).containsExactly("g2-m1", "g1-m1");
+    }
+
+    // 78 case 3: after a partial delete the group waits for its in-flight head.
+    @Test
+    void b78_partialDeleteHoldsTheGroupBehindItsInFlightHead() {
+        QueueRef q = f.createFifo("q.fifo");
+        f.sendFifo(q, "g1-m1", "g1", "1");
+        f.sendFifo(q, "g1-m2", "g1", "2");
+        f.sendFifo(q, "g2-m1", "g2", "3");
+        f.sendFifo(q, "g2-m2", "g2", "4");
+        f.sendFifo(q, "g3-m1", "g3", "5");
+        List<ReceivedMessage> got = f.receive(q, 2);
+        f.delete(q, got.get(0));
+        assertThat(f.bodies(f.receive(q, 10))).containsExactly("g2-m1", "g2-m2", "g3-m1");
+    }
+
+    // 79, the VisibilityTimeout=0 recording.
+    @Test
+    void b79_receiveWithZeroVisibilityTimeout() {
+        QueueRef q = f.createFifo("q.fifo");
+        String[][] sends = {{"g1-m1", "g1"}, {"g2-m1", "g2"}, {"g2-m2", "g2"}, {"g3-m1", "g3"}, {"g1-m2", "g1"}};
+        int d = 0;
+        for (String[] s : sends) {
+            f.sendFifo(q, s[0], s[1], Integer.toString(++d));
+            f.advance(1);
+        }
+        assertThat(f.bodies(f.receive(q, 3, 0))).containsExactly("g1-m1", "g1-m2", "g2-m1");
+        f.advance(1);
+        assertThat(f.bodies(f.receive(q, 10, 0))).containsExactly("g3-m1", "g1-m1", "g1-m2", "g2-m1", "g2-m2");
+    }
+
+    // 79, the shared-timeout recording: the same also when every call happens in the same millisecond.
+    @Test
+    void b79_expiredVisibilityCountsFromItsEnd() {
+        for (int step : new int[] {0, 1}) {
+            QueueRef q = f.createFifo("s" + step + ".fifo", "VisibilityTimeout", "1");
+            for (int i = 1; i <= 4; i++) {
+                f.sendFifo(q, "g1-m" + i, "g1", "a" + i);
+                f.advance(step);
+            }
+            f.sendFifo(q, "g2-m1", "g2", "b");
+            f.advance(step);
+            f.sendFifo(q, "g3-m1", "g3", "c");
+            f.advance(step);
+            assertThat(f.bodies(f.receive(q, 2))).containsExactly("g1-m1", "g1-m2");
+            f.advance(step);
+            assertThat(f.bodies(f.receive(q, 1))).containsExactly("g2-m1");
+            f.advanceSeconds(2);
+            assertThat(f.bodies(f.receive(q, 10, 0)))
+                    .containsExactly("g3-m1", "g1-m1", "g1-m2", "g1-m3", "g1-m4", "g2-m1");
+        }
+    }
+
+    // 79, the delete recording (content-based deduplication drops the repeated g1-m2).
+    @Test
+    void b79_deletedHeadsLetTheGroupsFollowTheirNextMessage() {
+        QueueRef q = f.createFifo("q.fifo", "ContentBasedDeduplication", "true");
+        String[][] sends = {{"g1-m1", "g1"}, {"g2-m1", "g2"}, {"g1-m2", "g1"}, {"g2-m2", "g2"}, {"g1-m2", "g1"},
+                {"g1-m3", "g1"}, {"g1-m4", "g1"}, {"g3-m1", "g3"}};
+        for (String[] s : sends) {
+            f.sendFifo(q, s[0], s[1], null);
+            f.advance(1);
+        }
+        List<ReceivedMessage> got = f.receive(q, 2);
+        assertThat(f.bodies(got)).containsExactly("g1-m1", "g1-m2");
+        got.forEach(m -> f.delete(q, m));
+        assertThat(f.bodies(f.receive(q, 10))).containsExactly("g2-m1", "g2-m2", "g1-m3", "g1-m4", "g3-m1");
+    }
+
+    // 79 survives a restart: the loader restores when each message became visible.
+    @Test
+    void b79_orderAcrossGroupsSurvivesARestart() {
+        QueueRef q = f.createFifo("q.fifo", "VisibilityTimeout", "30");
+        f.sendFifo(q, "g1-m1", "g1", "1");
+        f.sendFifo(q, "g1-m2", "g1", "2");
+        f.advance(5);
+        f.sendFifo(q, "g2-m1", "g2", "3");
+        f.advance(5);
+        List<ReceivedMessage> got = f.receive(q, 1);
+        f.advance(5);
+        f.engine.changeMessageVisibility(q, got.get(0).receiptHandle(), 0, f.now);
+        f.advance(5);
+        f.restart();
+        assertThat(f.bodies(f.receive(q, 10))).containsExactly("g2-m1", "g1-m1", "g1-m2");
     }
 
     @Test
@@ -145,5 +259,43 @@ class FifoTest {
         SendResult a = f.sendFifo(q, "a", "A", "d");
         f.engine.purgeQueue(q, f.now);
         assertThat(f.sendFifo(q, "a", "A", "d").messageId()).isNotEqualTo(a.messageId());
+    }
+
+    // sqs-behaviours 80: right after DeduplicationScope changes from queue to messageGroup, deduplication
+    // is still queue-wide (the change shows at once in the attributes, and takes 60 s to apply).
+    @Test
+    void b80_aDeduplicationScopeChangeAppliesAfterItPropagates() {
+        QueueRef q = f.createFifo("q.fifo", "DeduplicationScope", "queue");
+        f.sendFifo(q, "m1", "group1", "dedup_1");
+        f.engine.setQueueAttributes(q, AttributeUpdate.of(EngineFixture.attrs("DeduplicationScope", "messageGroup",
+                "FifoThroughputLimit", "perMessageGroupId")), f.now);
+        assertThat(f.engine.getQueueAttributes(q, List.of("All"), f.now))
+                .containsEntry("DeduplicationScope", "messageGroup").containsEntry("FifoThroughputLimit", "perMessageGroupId");
+        f.receive(q, 10).forEach(m -> f.delete(q, m));
+        f.advance(2_000);
+        f.sendFifo(q, "m2", "group3", "dedup_1");
+        assertThat(f.receive(q, 10)).isEmpty();
+        f.sendFifo(q, "m3", "group4", "dedup_2");
+        List<ReceivedMessage> got = f.receive(q, 10);
+        assertThat(f.bodies(got)).containsExactly("m3");
+        f.delete(q, got.get(0));
+        f.sendFifo(q, "m4", "group5", "dedup_2");
+        assertThat(f.receive(q, 10)).isEmpty();
+        f.restart(); // the pending change survives a restart
+        f.sendFifo(q, "m5", "group6", "dedup_2");
+        assertThat(f.receive(q, 10)).isEmpty();
+        f.advance(58_000); // 60 s after the change: per group from now on
+        f.sendFifo(q, "m6", "group7", "dedup_2");
+        assertThat(f.bodies(f.receive(q, 10))).containsExactly("m6");
+    }
+
+    @Test
+    void withoutCooldownsADeduplicationScopeChangeAppliesAtOnce() {
+        f.engine.cooldowns(false);
+        QueueRef q = f.createFifo("q.fifo");
+        f.sendFifo(q, "m1", "group1", "d");
+        f.engine.setQueueAttributes(q, AttributeUpdate.of(EngineFixture.attrs("DeduplicationScope", "messageGroup")), f.now);
+        f.sendFifo(q, "m2", "group2", "d");
+        assertThat(f.bodies(f.receive(q, 10))).containsExactly("m1", "m2");
     }
 }

@@ -95,6 +95,23 @@ class QueueLifecycleTest {
         assertThat(f.create("gone").name()).isEqualTo("gone");
     }
 
+    /** {@code --cooldowns off}: a deleted name is free at once, and purges may follow each other. */
+    @Test
+    void withoutCooldownsNamesAndPurgesNeedNoWait() {
+        f.engine.cooldowns(false);
+        QueueRef q = f.create("gone");
+        f.send(q, "a");
+        f.engine.deleteQueue(q, f.now);
+        f.advance(1);
+        assertThat(f.create("gone").name()).isEqualTo("gone");
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(0, 0, 0));
+        f.send(q, "b");
+        f.engine.purgeQueue(q, f.now);
+        f.send(q, "c");
+        f.engine.purgeQueue(q, f.now);
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(0, 0, 0));
+    }
+
     @Test
     void fifoNamingAndFifoOnlyAttributes() {
         assertError(() -> create("nofifo", attrs("FifoQueue", "true")), "InvalidParameterValue", null);

@@ -150,11 +150,16 @@ class StandardMessagesTest {
         assertError(() -> f.engine.changeMessageVisibility(q, m.receiptHandle(), 43201, f.now), "InvalidParameterValue", null);
         f.engine.changeMessageVisibility(q, m.receiptHandle(), 0, f.now);
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(1, 0, 0));
-        assertError(() -> f.engine.changeMessageVisibility(q, m.receiptHandle(), 10, f.now), "MessageNotInflight", null);
         ReceivedMessage again = f.receive(q, 1).get(0);
+        f.engine.changeMessageVisibility(q, again.receiptHandle(), 0, f.now);
+        // an older receive's handle of a message that is not in flight
+        assertError(() -> f.engine.changeMessageVisibility(q, m.receiptHandle(), 10, f.now), "MessageNotInflight",
+                "The specified message isn't in flight.");
+        again = f.receive(q, 1).get(0);
         f.delete(q, again);
-        assertError(() -> f.engine.changeMessageVisibility(q, again.receiptHandle(), 10, f.now), "InvalidParameterValue",
-                "Value " + again.receiptHandle() + " for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not available for visibility timeout change.");
+        String deleted = again.receiptHandle();
+        assertError(() -> f.engine.changeMessageVisibility(q, deleted, 10, f.now), "InvalidParameterValue",
+                "Value " + deleted + " for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not available for visibility timeout change.");
     }
 
     @Test
@@ -277,5 +282,36 @@ class StandardMessagesTest {
         }
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(1, QueueState.INFLIGHT_LIMIT, 0));
         assertError(() -> f.receive(q, 1), "OverLimit", null);
+    }
+
+    // sqs-behaviours 81: after the visibility expired, the latest receive's handle still changes it (200);
+    // the message goes back in flight for the new timeout, counted from the change.
+    @Test
+    void b81_changeVisibilityAfterExpiryPutsTheMessageBackInFlight() {
+        QueueRef q = f.create("q");
+        f.send(q, "a");
+        ReceivedMessage m = f.receive(q, 1, 1).get(0);
+        f.advanceSeconds(2);
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(1, 0, 0));
+        f.engine.changeMessageVisibility(q, m.receiptHandle(), 2, f.now);
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(0, 1, 0));
+        assertThat(f.receive(q, 10)).isEmpty();
+        f.advance(1_999);
+        assertThat(f.receive(q, 10)).isEmpty();
+        f.advance(1);
+        ReceivedMessage again = f.receive(q, 10).get(0);
+        assertThat(again.approximateReceiveCount()).isEqualTo(2);
+        f.delete(q, again);
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(0, 0, 0));
+    }
+
+    @Test
+    void b81_aFifoQueueStillRefusesAMessageThatIsNotInFlight() {
+        QueueRef q = f.createFifo("q.fifo");
+        f.sendFifo(q, "a", "g", "1");
+        ReceivedMessage m = f.receive(q, 1, 1).get(0);
+        f.advanceSeconds(2);
+        assertError(() -> f.engine.changeMessageVisibility(q, m.receiptHandle(), 2, f.now), "MessageNotInflight",
+                "The specified message isn't in flight.");
     }
 }

@@ -45,13 +45,24 @@ final class QueryProtocol {
             ObjectNode body = JsonCodec.MAPPER.createObjectNode();
             ObjectNode response = body.putObject(action + "Response");
             if (QueryModel.OUTPUTS.containsKey(action)) {
-                response.set(action + "Result", result == null ? JsonCodec.MAPPER.createObjectNode() : result);
+                response.set(action + "Result", result == null ? JsonCodec.MAPPER.createObjectNode()
+                        : action.equals("ReceiveMessage") ? lowerCaseMessages(result) : result);
             }
             response.putObject("ResponseMetadata").put("RequestId", requestId);
             return new HttpResponseData(200, headers(JSON_CONTENT_TYPE, requestId), JsonCodec.write(body));
         }
         String xml = QueryXmlEncoder.result(action, result, requestId);
         return new HttpResponseData(200, headers(XML_CONTENT_TYPE, requestId), xml.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Query's JSON answer lists received messages under {@code messages}, lower-case m (sqs-behaviours 84). */
+    private static ObjectNode lowerCaseMessages(ObjectNode result) {
+        if (!result.has("Messages")) {
+            return result;
+        }
+        ObjectNode out = JsonCodec.MAPPER.createObjectNode();
+        result.fields().forEachRemaining(e -> out.set(e.getKey().equals("Messages") ? "messages" : e.getKey(), e.getValue()));
+        return out;
     }
 
     static HttpResponseData error(ApiException error, boolean acceptJson, String requestId) {

@@ -27,11 +27,18 @@ final class QueryXmlEncoder {
         out.append('<').append(action).append("Response xmlns=\"").append(NAMESPACE).append("\">");
         Struct shape = QueryModel.OUTPUTS.get(action);
         if (shape != null) {
+            int open = out.length();
             out.append('<').append(action).append("Result>");
+            int content = out.length();
             if (result != null) {
                 struct(out, shape, result);
             }
-            out.append("</").append(action).append("Result>");
+            if (out.length() == content) {
+                out.setLength(open); // an empty result is self-closing, as SQS writes it (sqs-behaviours 83)
+                out.append('<').append(action).append("Result/>");
+            } else {
+                out.append("</").append(action).append("Result>");
+            }
         }
         out.append("<ResponseMetadata>");
         XmlText.element(out, "RequestId", requestId == null ? "" : requestId);

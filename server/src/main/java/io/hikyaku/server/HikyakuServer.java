@@ -113,7 +113,7 @@ public final class HikyakuServer implements AutoCloseable {
         OpenedStore store = StoreOpener.open(config);
         SqsService service;
         try {
-            service = SqsServices.create(store.health(), config.clock());
+            service = SqsServices.create(store.health(), config.clock(), config.cooldowns() == Cooldowns.AWS);
         } catch (RuntimeException e) {
             store.health().close();
             throw e;

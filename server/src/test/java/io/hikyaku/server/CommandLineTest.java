@@ -4,6 +4,7 @@ import io.hikyaku.server.LogFormat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hikyaku.server.Cooldowns;
 import io.hikyaku.server.DurabilityMode;
 import io.hikyaku.server.ServerConfig;
 import io.hikyaku.server.StorageMode;
@@ -92,6 +93,17 @@ class CommandLineTest {
         assertThat(c.accountId()).isEqualTo("999999999999");
         assertThat(c.advertisedUrl()).isEqualTo("https://sqs.example.com");
         assertThat(c.maxBodyBytes()).isEqualTo(100000);
+    }
+
+    @Test
+    void cooldownsComeFromTheFlagTheEnvironmentOrTheDefault() {
+        assertThat(resolve(Map.of(), "serve").cooldowns()).isEqualTo(Cooldowns.AWS);
+        assertThat(resolve(Map.of("HIKYAKU_COOLDOWNS", "off"), "serve").cooldowns()).isEqualTo(Cooldowns.OFF);
+        assertThat(resolve(Map.of("HIKYAKU_COOLDOWNS", "off"), "serve", "--cooldowns", "aws").cooldowns())
+                .isEqualTo(Cooldowns.AWS);
+        assertThat(resolve(Map.of(), "serve", "--cooldowns", "OFF").cooldowns()).isEqualTo(Cooldowns.OFF);
+        assertThatThrownBy(() -> resolve(Map.of("HIKYAKU_COOLDOWNS", "never"), "serve"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("HIKYAKU_COOLDOWNS");
     }
 
     @Test

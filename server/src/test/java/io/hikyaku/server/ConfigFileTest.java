@@ -21,6 +21,7 @@ class ConfigFileTest {
               dataDir: /var/lib/hikyaku
               durability: batch
               maxBodyBytes: 2097152
+              cooldowns: off
             queues:
               - name: orders
                 attributes:
@@ -53,6 +54,7 @@ class ConfigFileTest {
         assertThat(f.settings().dataDir()).isEqualTo(Path.of("/var/lib/hikyaku"));
         assertThat(f.settings().durability()).isEqualTo(DurabilityMode.BATCH);
         assertThat(f.settings().maxBodyBytes()).isEqualTo(2097152);
+        assertThat(f.settings().cooldowns()).isEqualTo(Cooldowns.OFF);
 
         assertThat(f.queues()).extracting(QueueDefinition::name).containsExactly("orders", "orders-dlq", "events.fifo");
         QueueDefinition orders = f.queues().get(0);

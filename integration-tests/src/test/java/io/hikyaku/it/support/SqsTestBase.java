@@ -54,11 +54,16 @@ public abstract class SqsTestBase {
     void startServer() {
         clock = new MutableClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
         ServerConfig cfg = ServerConfig.defaults().withPort(0).withStorage(StorageMode.MEMORY).withClock(clock);
-        server = HikyakuServer.start(cfg);
+        server = HikyakuServer.start(configure(cfg));
         endpoint = server.endpoint();
         sqs = v2Client("test");
         sqsV1 = v1Client("test");
         http = new RawHttp(endpoint);
+    }
+
+    /** The server's configuration: a test class may change the defaults (in-memory, fake clock, port 0). */
+    protected ServerConfig configure(ServerConfig defaults) {
+        return defaults;
     }
 
     @AfterAll

@@ -2,6 +2,7 @@ package io.hikyaku.server.cli;
 
 import static io.hikyaku.server.cli.Flags.valued;
 
+import io.hikyaku.server.Cooldowns;
 import io.hikyaku.server.DurabilityMode;
 import io.hikyaku.server.HikyakuServer;
 import io.hikyaku.server.LogFormat;
@@ -34,7 +35,9 @@ final class ServeCommand implements Subcommand {
             valued("durability", "MODE", "fsync, batch or none (default fsync; env HIKYAKU_DURABILITY)."),
             valued("max-body-bytes", "BYTES", "Largest request body accepted (default 4194304; env HIKYAKU_MAX_BODY_BYTES)."),
             valued("log-format", "FORMAT", "text or json: how log lines are written (default text; env HIKYAKU_LOG_FORMAT)."),
-            valued("access-log", "ON_OFF", "on: one log line per request (default off; env HIKYAKU_ACCESS_LOG)."));
+            valued("access-log", "ON_OFF", "on: one log line per request (default off; env HIKYAKU_ACCESS_LOG)."),
+            valued("cooldowns", "MODE", "aws or off: off drops SQS's 60 s waits after PurgeQueue and DeleteQueue, "
+                    + "for test suites (default aws; env HIKYAKU_COOLDOWNS)."));
 
     private final Map<String, String> env;
 
@@ -72,7 +75,7 @@ final class ServeCommand implements Subcommand {
         Settings given = new Settings(flags.string("host"), flags.integer("port"), flags.string("account-id"),
                 flags.string("region"), flags.string("advertised-url"), flags.choice("storage", StorageMode.class),
                 flags.path("data-dir"), flags.choice("durability", DurabilityMode.class), flags.integer("max-body-bytes"),
-                flags.choice("log-format", LogFormat.class), onOff(flags, "access-log"));
+                flags.choice("log-format", LogFormat.class), onOff(flags, "access-log"), flags.choice("cooldowns", Cooldowns.class));
         return ConfigResolver.resolve(ServerConfig.defaults(), file, EnvironmentSettings.from(env), given);
     }
 
@@ -101,7 +104,8 @@ final class ServeCommand implements Subcommand {
             out.flush();
         }, "hikyaku-shutdown"));
         out.println("hikyaku " + Version.current() + " serving SQS at " + server.endpoint()
-                + " (storage " + describeStorage(config) + ", account " + config.accountId() + ", region " + config.region() + ")");
+                + " (storage " + describeStorage(config) + ", account " + config.accountId() + ", region " + config.region()
+                + (config.cooldowns() == Cooldowns.OFF ? ", cooldowns off" : "") + ")");
         out.flush();
         server.awaitTermination();
         return 0;

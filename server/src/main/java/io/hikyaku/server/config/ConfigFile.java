@@ -34,7 +34,7 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues) {
 
     private static final Set<String> TOP_KEYS = Set.of("server", "queues");
     private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
-            "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog");
+            "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog", "cooldowns");
     private static final Set<String> QUEUE_KEYS = Set.of("name", "attributes", "tags", "deadLetterQueue", "maxReceiveCount");
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -94,7 +94,8 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues) {
                 SettingValues.durability(source + ".durability", text(source, s, "durability")),
                 SettingValues.integer(source + ".maxBodyBytes", text(source, s, "maxBodyBytes")),
                 SettingValues.logFormat(source + ".logFormat", text(source, s, "logFormat")),
-                SettingValues.onOff(source + ".accessLog", text(source, s, "accessLog")));
+                SettingValues.onOff(source + ".accessLog", text(source, s, "accessLog")),
+                SettingValues.cooldowns(source + ".cooldowns", text(source, s, "cooldowns")));
     }
 
     private static QueueDefinition queue(String source, Map<String, Object> q) {

@@ -1,5 +1,6 @@
 package io.hikyaku.server.config;
 
+import io.hikyaku.server.Cooldowns;
 import io.hikyaku.server.DurabilityMode;
 import io.hikyaku.server.LogFormat;
 import io.hikyaku.server.StorageMode;
@@ -44,6 +45,17 @@ final class SettingValues {
             case "rocksdb" -> StorageMode.ROCKSDB;
             case "memory" -> StorageMode.MEMORY;
             default -> throw new ConfigException(source + ": storage must be rocksdb or memory, got " + text);
+        };
+    }
+
+    static Cooldowns cooldowns(String source, String text) {
+        if (text == null) {
+            return null;
+        }
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "aws" -> Cooldowns.AWS;
+            case "off" -> Cooldowns.OFF;
+            default -> throw new ConfigException(source + ": cooldowns must be aws or off, got " + text);
         };
     }
 

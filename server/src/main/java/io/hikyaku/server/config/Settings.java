@@ -1,5 +1,6 @@
 package io.hikyaku.server.config;
 
+import io.hikyaku.server.Cooldowns;
 import io.hikyaku.server.DurabilityMode;
 import io.hikyaku.server.LogFormat;
 import io.hikyaku.server.ServerConfig;
@@ -12,9 +13,16 @@ import java.nio.file.Path;
  */
 public record Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
                        StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
-                       LogFormat logFormat, Boolean accessLog) {
+                       LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns) {
 
-    public static final Settings NONE = new Settings(null, null, null, null, null, null, null, null, null, null, null);
+    public static final Settings NONE = new Settings(null, null, null, null, null, null, null, null, null, null, null, null);
+
+    /** Without a cooldowns setting. */
+    public Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
+                    StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
+                    LogFormat logFormat, Boolean accessLog) {
+        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, maxBodyBytes, logFormat, accessLog, null);
+    }
 
     /** {@code base} with every setting given here replacing base's. */
     public ServerConfig applyTo(ServerConfig base) {
@@ -30,6 +38,7 @@ public record Settings(String host, Integer port, String accountId, String regio
         if (maxBodyBytes != null) c = c.withMaxBodyBytes(maxBodyBytes);
         if (logFormat != null) c = c.withLogFormat(logFormat);
         if (accessLog != null) c = c.withAccessLog(accessLog);
+        if (cooldowns != null) c = c.withCooldowns(cooldowns);
         return c;
     }
 }

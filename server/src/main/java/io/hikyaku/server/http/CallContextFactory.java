@@ -38,7 +38,8 @@ public final class CallContextFactory {
     }
 
     public CallContext create(HttpRequestData request, String requestId) {
-        return new CallContext(accountOf(request), region, baseUrlOf(request), request.header("x-amzn-trace-id"), requestId);
+        return new CallContext(accountOf(request), region, baseUrlOf(request), request.header("x-amzn-trace-id"), requestId,
+                defaultAccount);
     }
 
     /** Base URL used for calls that come from no request (queues created at start-up). */
