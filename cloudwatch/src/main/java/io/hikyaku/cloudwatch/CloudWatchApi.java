@@ -74,9 +74,9 @@ final class CloudWatchApi {
         long minutes = periodMinutes(period);
         long from = startMinute(start);
         long to = endMinute(end);
-        long requested = (to - from + minutes - 1) / minutes;
+        double requested = Math.ceil(((double) to - from) / minutes);
         if (requested > MAX_DATAPOINTS) {
-            throw CloudWatchException.combination("You have requested up to " + requested + " datapoints, which exceeds the limit of "
+            throw CloudWatchException.combination("You have requested up to " + String.format("%.0f", requested) + " datapoints, which exceeds the limit of "
                     + MAX_DATAPOINTS + ". You may reduce the datapoints requested by increasing Period, or decreasing the time range.");
         }
         SqsMetric metric = metricOf(namespace, metricName);
@@ -84,7 +84,7 @@ final class CloudWatchApi {
         String unit = Input.text(in, "Unit");
         List<Object> datapoints = new ArrayList<>();
         if (metric != null && queue != null && (unit == null || unit.equals(metric.unit))) {
-            for (long bucket = from; bucket < to; bucket += minutes) {
+            for (long bucket = firstKept(from, minutes); bucket < to && bucket <= lastKept(); bucket += minutes) {
                 Aggregate a = history.aggregate(accountId, queue, metric, bucket, Math.min(bucket + minutes, to));
                 if (a == null) {
                     continue;
@@ -190,7 +190,7 @@ final class CloudWatchApi {
         List<Object> timestamps = new ArrayList<>();
         List<Object> values = new ArrayList<>();
         if (metric != null && queue != null && (unit == null || unit.equals(metric.unit))) {
-            for (long bucket = from; bucket < to; bucket += minutes) {
+            for (long bucket = firstKept(from, minutes); bucket < to && bucket <= lastKept(); bucket += minutes) {
                 Aggregate a = history.aggregate(accountId, queue, metric, bucket, Math.min(bucket + minutes, to));
                 if (a != null) {
                     timestamps.add(Instant.ofEpochSecond(bucket * 60));
@@ -279,6 +279,24 @@ final class CloudWatchApi {
     }
 
     // ---- shared checks ----
+
+    /**
+     * The first period (aligned on {@code from}) that can hold a kept datapoint: periods wholly older
+     * than the 24 h kept are skipped, so a query over years costs no more than one over a day.
+     */
+    private long firstKept(long from, long minutes) {
+        long keptFrom = SqsMetricClock.minute(clock) - QueueSeries.SLOTS - 1;
+        if (from >= keptFrom) {
+            return from;
+        }
+        long skip = (keptFrom - from) / minutes;
+        return from + skip * minutes;
+    }
+
+    /** The newest minute that can hold a datapoint (the current one is still open). */
+    private long lastKept() {
+        return SqsMetricClock.minute(clock);
+    }
 
     private static SqsMetric metricOf(String namespace, String metricName) {
         return SqsMetric.NAMESPACE.equals(namespace) ? SqsMetric.byName(metricName) : null;

@@ -102,6 +102,19 @@ class MetricSamplerTest {
                 e -> assertThat(e.code).isEqualTo("InvalidParameterValue"));
         assertThatThrownBy(() -> api.invoke("Nope", tree)).isInstanceOfSatisfying(CloudWatchException.class,
                 e -> assertThat(e.code).isEqualTo("InvalidAction"));
+        // A range of centuries answers at once (only the kept day is scanned), and the datapoint limit holds.
+        ObjectNode wide = QueryForm.tree(QueryForm.parameters(null, ("Action=GetMetricData&Version=2010-08-01"
+                + "&MetricDataQueries.member.1.Id=a&MetricDataQueries.member.1.MetricStat.Period=60"
+                + "&MetricDataQueries.member.1.MetricStat.Stat=Sum&MetricDataQueries.member.1.MetricStat.Metric.Namespace=AWS%2FSQS"
+                + "&MetricDataQueries.member.1.MetricStat.Metric.MetricName=NumberOfMessagesSent"
+                + "&MetricDataQueries.member.1.MetricStat.Metric.Dimensions.member.1.Name=QueueName"
+                + "&MetricDataQueries.member.1.MetricStat.Metric.Dimensions.member.1.Value=q"
+                + "&StartTime=1000-01-01T00:00:00Z&EndTime=9000-01-01T00:00:00Z").getBytes()));
+        assertThat((List<?>) api.invoke("GetMetricData", wide).get("MetricDataResults")).hasSize(1);
+        ObjectNode tooMany = QueryForm.tree(QueryForm.parameters(null, ("Namespace=AWS%2FSQS&MetricName=NumberOfMessagesSent"
+                + "&Period=60&Statistics.member.1=Sum&StartTime=-9000000000000&EndTime=9000000000000").getBytes()));
+        assertThatThrownBy(() -> api.invoke("GetMetricStatistics", tooMany)).isInstanceOfSatisfying(CloudWatchException.class,
+                e -> assertThat(e.code).isEqualTo("InvalidParameterCombination"));
         Map<String, Object> listed = api.invoke("ListMetrics", QueryForm.tree(Map.of("Namespace", "AWS/EC2")));
         assertThat((List<?>) listed.get("Metrics")).isEmpty();
     }
