@@ -99,6 +99,16 @@ public final class Exchange {
         return startNanos;
     }
 
+    /** SendMessage: the message's size in bytes as SQS counts it; else 0. */
+    public int sentBytes() {
+        return sentBytes;
+    }
+
+    /** SendMessageBatch: each entry's size by entry id; else null. */
+    public Map<String, Integer> batchSentBytes() {
+        return batchSentBytes;
+    }
+
     static String text(JsonNode node) {
         return node == null || node.isNull() ? null : node.asText();
     }

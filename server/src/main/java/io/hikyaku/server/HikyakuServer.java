@@ -3,6 +3,7 @@ package io.hikyaku.server;
 import io.hikyaku.api.ServiceView;
 import io.hikyaku.api.SqsService;
 import io.hikyaku.engine.QueueSnapshot;
+import io.hikyaku.cloudwatch.CloudWatch;
 import io.hikyaku.metrics.HikyakuMetrics;
 import io.hikyaku.metrics.RequestObserver;
 import io.hikyaku.server.cli.Version;
@@ -74,6 +75,8 @@ public final class HikyakuServer implements AutoCloseable {
     private ExecutorService adminWorker;
     private AdminFile adminFile;
     private final HikyakuMetrics metrics;
+    /** The CloudWatch API and its metric history; null when the service offers no view of its queues. */
+    private final CloudWatch cloudWatch;
     private final long startedNanos = System.nanoTime();
 
     private HikyakuServer(ServerConfig config, SqsService service, StoreHealth storeHealth, Backups backups, RocksDbStore rocks) {
@@ -97,6 +100,15 @@ public final class HikyakuServer implements AutoCloseable {
         if (storeHealth != null) {
             StoreMetrics.bind(metrics, storeHealth, rocks);
         }
+        this.cloudWatch = service instanceof ServiceView view
+                ? new CloudWatch(view, metrics, config.clock(), config.accountId(),
+                        config.storage() == StorageMode.MEMORY ? null : config.dataDir(), CloudWatch.DEFAULT_MAX_QUEUES)
+                : null;
+    }
+
+    /** The CloudWatch API's side (tests sample the metric history on their clock through it), or null. */
+    public CloudWatch cloudWatch() {
+        return cloudWatch;
     }
 
     /** The server's metrics (what {@code GET /metrics} shows). */
@@ -135,6 +147,9 @@ public final class HikyakuServer implements AutoCloseable {
             new QueueBootstrap(service, config.accountId(), config.region(), bootstrapBaseUrl(config))
                     .createAll(config.queues());
             server.bind(codec);
+            if (server.cloudWatch != null) {
+                server.cloudWatch.start();
+            }
             server.publishAdminFile();
             server.logStarted();
             return server;
@@ -164,11 +179,15 @@ public final class HikyakuServer implements AutoCloseable {
         StoreHealth health = storeHealth;
         List<RequestObserver> observers = new ArrayList<>();
         observers.add(metrics.requests());
+        if (cloudWatch != null) {
+            observers.add(cloudWatch.observer());
+        }
         if (config.accessLog()) {
             observers.add(new AccessLog());
         }
         RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving,
-                () -> health == null ? null : health.problem(), admin).observe(metrics, observers, Version.current());
+                () -> health == null ? null : health.problem(), admin).observe(metrics, observers, Version.current())
+                .cloudWatch(cloudWatch);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
@@ -297,6 +316,9 @@ public final class HikyakuServer implements AutoCloseable {
             state.channels().close().awaitUninterruptibly(2, TimeUnit.SECONDS);
             acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            if (cloudWatch != null) {
+                cloudWatch.close();
+            }
             metrics.close();
             LOG.info("Hikyaku stopped after {} s", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNanos));
         } finally {

@@ -18,6 +18,7 @@ import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import io.hikyaku.server.admin.AdminEndpoint;
+import io.hikyaku.cloudwatch.CloudWatch;
 import io.hikyaku.metrics.Exchange;
 import io.hikyaku.metrics.HikyakuMetrics;
 import io.hikyaku.metrics.RequestObserver;
@@ -47,6 +48,8 @@ public final class RequestDispatcher {
     private HikyakuMetrics metrics;
     private List<RequestObserver> observers = List.of();
     private String version = "unknown";
+    /** The CloudWatch API on the same endpoint; null = none (such requests then reach the SQS codec). */
+    private CloudWatch cloudWatch;
 
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving) {
         this(codec, service, contexts, serving, () -> null, null);
@@ -74,6 +77,12 @@ public final class RequestDispatcher {
         this.metrics = metrics;
         this.observers = List.copyOf(observers);
         this.version = version;
+        return this;
+    }
+
+    /** Serves CloudWatch API requests through {@code cloudWatch} (may be null). Call before serving. */
+    public RequestDispatcher cloudWatch(CloudWatch cloudWatch) {
+        this.cloudWatch = cloudWatch;
         return this;
     }
 
@@ -111,6 +120,9 @@ public final class RequestDispatcher {
                         "{\"error\":\"no admin endpoint (storage memory)\"}".getBytes(StandardCharsets.UTF_8)));
             }
             return new InFlight(admin.handle(raw, fromThisHost), null);
+        }
+        if (cloudWatch != null && cloudWatch.accepts(raw)) {
+            return done(cloudWatch.handle(raw, requestId));
         }
         long start = System.nanoTime();
         ApiRequest decoded;

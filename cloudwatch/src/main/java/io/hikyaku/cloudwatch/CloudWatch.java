@@ -1,0 +1,144 @@
+package io.hikyaku.cloudwatch;
+
+import io.hikyaku.api.ServiceView;
+import io.hikyaku.metrics.HikyakuMetrics;
+import io.hikyaku.metrics.RequestObserver;
+import io.hikyaku.protocol.HttpRequestData;
+import io.hikyaku.protocol.HttpResponseData;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The CloudWatch-compatible side of the server: keeps 1-minute datapoints of the AWS/SQS metrics of
+ * every queue for 24 hours (sampled on the service clock, persisted to a small snapshot file when the
+ * server has a data directory) and answers GetMetricStatistics, GetMetricData and ListMetrics.
+ */
+public final class CloudWatch implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CloudWatch.class);
+    /** The snapshot's file name in the data directory. */
+    public static final String FILE_NAME = "cloudwatch-metrics.bin";
+    /** Queues tracked at most (~160 KiB of memory each, ~40 MiB in all). */
+    public static final int DEFAULT_MAX_QUEUES = 256;
+    /** How often the sampler looks at the clock for a new minute. */
+    private static final long CHECK_MILLIS = 1000;
+
+    private final Clock clock;
+    private final Path file;
+    private final MetricHistory history;
+    private final SentSizes sizes = new SentSizes();
+    private final MetricSampler sampler;
+    private final CloudWatchEndpoint endpoint;
+    private ScheduledExecutorService scheduler;
+
+    /**
+     * @param accountId the account whose queues the API answers for
+     * @param dataDir   where the snapshot is kept, or null to keep the history in memory only
+     */
+    public CloudWatch(ServiceView view, HikyakuMetrics metrics, Clock clock, String accountId, Path dataDir, int maxQueues) {
+        this.clock = clock;
+        this.file = dataDir == null ? null : dataDir.resolve(FILE_NAME);
+        this.history = new MetricHistory(maxQueues);
+        this.sampler = new MetricSampler(view, metrics.registry(), sizes, history, clock);
+        this.endpoint = new CloudWatchEndpoint(new CloudWatchApi(history, accountId, clock));
+        load();
+    }
+
+    private void load() {
+        if (file == null) {
+            return;
+        }
+        try {
+            history.load(file, MetricSampler.minuteOf(clock.millis()));
+        } catch (IOException | RuntimeException e) {
+            Path aside = file.resolveSibling(FILE_NAME + ".unreadable");
+            LOG.warn("CloudWatch metrics history {} cannot be read ({}); starting empty, the file is kept as {}", file, e.toString(), aside);
+            try {
+                Files.move(file, aside, StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException moveFailed) {
+                LOG.warn("Cannot move {} aside: {}", file, moveFailed.toString());
+            }
+        }
+    }
+
+    /** Starts sampling: takes the counters' starting totals now, then a sample each new minute of the clock. */
+    public synchronized CloudWatch start() {
+        sampler.runDue();
+        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hikyaku-cloudwatch");
+            t.setDaemon(true);
+            return t;
+        });
+        scheduler.scheduleWithFixedDelay(this::sampleNowQuietly, CHECK_MILLIS, CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    /** Told every request's outcome (the sizes of sent messages). */
+    public RequestObserver observer() {
+        return sizes;
+    }
+
+    /** Whether {@code raw} is a CloudWatch API request (RPC v2 CBOR path, Version 2010-08-01, SigV4 scope monitoring). */
+    public boolean accepts(HttpRequestData raw) {
+        return CloudWatchEndpoint.accepts(raw);
+    }
+
+    /** Answers a CloudWatch API request; never throws. */
+    public HttpResponseData handle(HttpRequestData raw, String requestId) {
+        return endpoint.handle(raw, requestId);
+    }
+
+    /**
+     * Records the minute that just ended if the clock has entered a new one since the last sample, and
+     * saves the history. @return whether a sample was recorded now
+     */
+    public boolean sampleNow() {
+        boolean sampled = sampler.runDue();
+        if (sampled) {
+            save();
+        }
+        return sampled;
+    }
+
+    private void sampleNowQuietly() {
+        try {
+            sampleNow();
+        } catch (RuntimeException e) {
+            LOG.warn("CloudWatch metrics sample failed", e);
+        }
+    }
+
+    private void save() {
+        if (file == null) {
+            return;
+        }
+        try {
+            history.save(file, MetricSampler.minuteOf(clock.millis()));
+        } catch (IOException e) {
+            LOG.warn("CloudWatch metrics history cannot be saved to {}: {}", file, e.toString());
+        }
+    }
+
+    /** Stops sampling and saves the history. */
+    @Override
+    public synchronized void close() {
+        if (scheduler != null) {
+            scheduler.shutdownNow();
+            try {
+                scheduler.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            scheduler = null;
+        }
+        save();
+    }
+}
