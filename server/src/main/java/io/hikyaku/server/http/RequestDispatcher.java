@@ -22,6 +22,7 @@ import io.hikyaku.metrics.Exchange;
 import io.hikyaku.metrics.HikyakuMetrics;
 import io.hikyaku.metrics.RequestObserver;
 import java.util.List;
+import io.hikyaku.console.ConsoleAssets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +48,8 @@ public final class RequestDispatcher {
     private HikyakuMetrics metrics;
     private List<RequestObserver> observers = List.of();
     private String version = "unknown";
+    /** The web console's static files; its pages use the public API like any client. */
+    private static final ConsoleAssets CONSOLE = new ConsoleAssets();
 
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving) {
         this(codec, service, contexts, serving, () -> null, null);
@@ -104,6 +107,9 @@ public final class RequestDispatcher {
         }
         if (isHealthCheck(raw)) {
             return new InFlight(CompletableFuture.completedFuture(health(raw.path().equals(READY_PATH))), null);
+        }
+        if (ConsoleAssets.isConsolePath(raw.path())) {
+            return done(CONSOLE.handle(raw));
         }
         if (AdminEndpoint.isAdminPath(raw)) {
             if (admin == null) {
