@@ -52,7 +52,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * The web console end to end: the real server (system clock, memory storage, ephemeral port) and
  * Debian's headless Chromium driven by Selenium, checked against the state the Java SDK v2 sees.
  * Without /usr/bin/chromium and /usr/bin/chromedriver the test fails when CI=true and is skipped,
- * saying why, elsewhere. Screenshots of the main pages go to docs/console/.
+ * saying why, elsewhere. Screenshots of the main pages go to target/console-screenshots/, or with
+ * {@code -Dconsole.screenshots=docs/console} to the documentation's copies.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -87,7 +88,10 @@ class ConsoleBrowserTest {
                 .usingAnyFreePort().build();
         browser = new ChromeDriver(service, options);
         wait = new WebDriverWait(browser, WAIT);
-        screenshots = docsDir().resolve("docs/console");
+        // The documentation's screenshots are refreshed on request only (-Dconsole.screenshots=docs/console),
+        // so an ordinary run leaves the working tree untouched.
+        String wanted = System.getProperty("console.screenshots");
+        screenshots = wanted != null ? repositoryRoot().resolve(wanted) : Path.of("target", "console-screenshots");
     }
 
     @AfterAll
@@ -110,7 +114,7 @@ class ConsoleBrowserTest {
     }
 
     /** The repository root (tests run in integration-tests/). */
-    private static Path docsDir() {
+    private static Path repositoryRoot() {
         Path here = Path.of("").toAbsolutePath();
         return Files.exists(here.resolve("docs")) ? here : here.getParent();
     }
