@@ -268,7 +268,7 @@ async function messagesView(view, url, name) {
   const fifo = name.endsWith(".fifo");
   // send
   const body = el("textarea", { id: "send-body", placeholder: "message body" });
-  const delay = el("input", { id: "send-delay", type: "number", min: 0, max: 900, placeholder: "delay (s)" });
+  const delay = el("input", { id: "send-delay", type: "number", min: 0, max: 900, placeholder: "delay (seconds)" });
   const group = el("input", { id: "send-group", placeholder: "message group id" });
   const dedup = el("input", { id: "send-dedup", placeholder: "deduplication id" });
   const attrRows = el("div", {});
@@ -357,7 +357,7 @@ async function redriveView(view, url, name) {
   if (!attrs) return;
   const arn = attrs.Attributes.QueueArn;
   const destination = el("input", { id: "redrive-destination", class: "wide", placeholder: "destination queue ARN (empty: back to each message's source queue)" });
-  const rate = el("input", { id: "redrive-rate", type: "number", min: 1, max: 500, placeholder: "messages per second (optional)" });
+  const rate = el("input", { id: "redrive-rate", type: "number", min: 1, max: 500, placeholder: "rate (msg/s, optional)" });
   const tasks = el("tbody", { id: "move-tasks" });
   let timer = null;
   async function refresh() {
