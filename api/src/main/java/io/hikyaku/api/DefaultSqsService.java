@@ -23,6 +23,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
     private final QueueActions queues;
     private final MessageActions messages;
     private final MoveTaskActions moveTasks;
+    private final PeekActions peeks;
     private final TimerLoop timers;
     private final CommandQueue commands;
     private final StoreRecovery recovery;
@@ -60,6 +61,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
         this.messages = new MessageActions(gate, ids, receiver);
         this.moveTasks = new MoveTaskActions(gate, ids);
         this.commands = new CommandQueue(commandCapacity);
+        this.peeks = new PeekActions(gate);
         this.gate.onDeadline(timers::deadlineAt);
         this.timers.start();
     }
@@ -146,6 +148,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
             case "StartMessageMoveTask" -> moveTasks.start(in);
             case "ListMessageMoveTasks" -> moveTasks.list(in);
             case "CancelMessageMoveTask" -> moveTasks.cancel(in);
+            case PeekActions.ACTION -> peeks.peek(r, in);
             default -> throw Errors.invalidAction(action);
         };
     }

@@ -95,6 +95,43 @@ final class MessagesBySeq {
         return out;
     }
 
+    /**
+     * Visits messages with {@code seq >= from} in sequence order until {@code visitor} returns false
+     * (it has what it wants) or {@code maxSteps} slots were looked at (a bound on the work of one
+     * call, however sparse the window). Returns the sequence number to continue from, or -1 when
+     * every message was visited. Changes nothing (the read-only peek uses it).
+     */
+    long visitFrom(long from, int maxSteps, java.util.function.Predicate<Message> visitor) {
+        int steps = 0;
+        if (overflow != null && from < base) {
+            List<Message> older = new ArrayList<>();
+            for (Message m : overflow.values()) {
+                if (m.seq >= from) {
+                    older.add(m);
+                }
+            }
+            older.sort(java.util.Comparator.comparingLong(m -> m.seq));
+            for (Message m : older) {
+                if (steps++ >= maxSteps) {
+                    return m.seq;
+                }
+                if (!visitor.test(m)) {
+                    return m.seq + 1;
+                }
+            }
+        }
+        for (long s = Math.max(from, base); s <= top && s - base < window.length; s++) {
+            if (steps++ >= maxSteps) {
+                return s;
+            }
+            Message m = window[index(s)];
+            if (m != null && !visitor.test(m)) {
+                return s + 1;
+            }
+        }
+        return -1;
+    }
+
     /** The window's length in slots (for tests of the memory bound). */
     int windowLength() {
         return window.length;

@@ -562,6 +562,38 @@ public final class QueueEngine {
         return finish(q, b, out);
     }
 
+    /** How many messages one peek looks at, at most, before it returns a cursor (bounds one call's work). */
+    static final int PEEK_SCAN_LIMIT = 1000;
+
+    /**
+     * Hikyaku's read-only peek: up to {@code max} (1..10) messages that a receive at {@code now}
+     * would consider visible, in sequence order from {@code fromSeq}. A pure query: it processes no
+     * timers, writes nothing and changes no visibility or receive count; a message whose delay or
+     * visibility timeout ended by {@code now} counts as visible, one past its retention period does
+     * not. FIFO messages are listed even when their group is blocked by an in-flight message.
+     */
+    public PeekPage peekMessages(QueueRef queue, long fromSeq, int max, long now) {
+        QueueState q = queues.require(queue);
+        if (max < 1 || max > 10) {
+            throw Texts.invalidValue(max, "MaxNumberOfMessages", "Must be between 1 and 10, if provided.");
+        }
+        long retentionMs = q.settings.retentionMillis();
+        List<ReceivedMessage> out = new ArrayList<>();
+        long next = q.messages.visitFrom(Math.max(1, fromSeq), PEEK_SCAN_LIMIT, m -> {
+            boolean expired = m.sentAt + retentionMs <= now;
+            boolean visible = m.state == Message.State.VISIBLE || m.visibleAt <= now;
+            if (!expired && visible) {
+                StoredMessage sm = load(q, m);
+                out.add(new ReceivedMessage(sm.messageId(), null, sm.body(), sm.attributes(), sm.senderId(),
+                        sm.sentAt(), m.receiveCount, m.firstReceiveAt, sm.sequenceNumber(),
+                        q.fifo ? sm.deduplicationId() : null, sm.groupId(), sm.awsTraceHeader(), sm.sourceArn(),
+                        sm.bodyDigest()));
+            }
+            return out.size() < max;
+        });
+        return new PeekPage(out, next < 0 ? null : next);
+    }
+
     private static ReceiptHandle handleFor(QueueState q, String receiptHandle) {
         ReceiptHandle h = ReceiptHandle.decode(receiptHandle);
         if (h == null || h.queueId() != q.id) {

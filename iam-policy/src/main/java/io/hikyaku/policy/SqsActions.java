@@ -44,8 +44,17 @@ public final class SqsActions {
         return Collections.unmodifiableSet(new TreeSet<>(IAM_ACTION.keySet()));
     }
 
+    /**
+     * Hikyaku's own read-only peek (JSON target {@code Hikyaku.PeekMessages}) reads what a receive
+     * would, so it is authorized as {@code sqs:ReceiveMessage}. Not one of the 23 SQS operations.
+     */
+    public static final String PEEK_MESSAGES = "Hikyaku.PeekMessages";
+
     /** {@code sqs:SendMessage} for SendMessage and SendMessageBatch; null for an unknown operation. */
     public static String iamAction(String operation) {
+        if (PEEK_MESSAGES.equals(operation)) {
+            return "sqs:ReceiveMessage";
+        }
         return IAM_ACTION.get(operation);
     }
 

@@ -59,4 +59,11 @@ class SqsActionsTest {
         assertThat(SqsActions.requiredActions("CreateQueue", false)).containsExactly("sqs:CreateQueue");
         assertThat(SqsActions.requiredActions("SendMessageBatch", true)).containsExactly("sqs:SendMessage");
     }
+
+    @Test
+    void hikyakuPeekIsAuthorizedAsReceiveMessage() {
+        assertThat(SqsActions.iamAction("Hikyaku.PeekMessages")).isEqualTo("sqs:ReceiveMessage");
+        assertThat(SqsActions.requiredActions("Hikyaku.PeekMessages", false)).containsExactly("sqs:ReceiveMessage");
+        assertThat(SqsActions.operations()).doesNotContain("Hikyaku.PeekMessages");
+    }
 }

@@ -11,6 +11,11 @@ final class JsonProtocol {
 
     static final String CONTENT_TYPE = "application/x-amz-json-1.0";
     private static final String TARGET_PREFIX = "AmazonSQS.";
+    /**
+     * Hikyaku's own JSON-only actions live under their own target prefix, so they can never collide
+     * with a future SQS action (target {@code Hikyaku.PeekMessages}, the decoded action name too). JSON only.
+     */
+    private static final java.util.Set<String> HIKYAKU_ACTIONS = java.util.Set.of("Hikyaku.PeekMessages");
 
     private JsonProtocol() {}
 
@@ -26,7 +31,9 @@ final class JsonProtocol {
     static ApiRequest decode(HttpRequestData request) {
         String target = request.header("x-amz-target") == null ? "" : request.header("x-amz-target").trim();
         String action = target.startsWith(TARGET_PREFIX) ? target.substring(TARGET_PREFIX.length()) : null;
-        if (!QueryModel.isAction(action)) {
+        if (action == null && HIKYAKU_ACTIONS.contains(target)) {
+            action = target;
+        } else if (!QueryModel.isAction(action)) {
             throw new ApiException("UnknownOperationException", target.isEmpty()
                     ? "The request must contain the header X-Amz-Target."
                     : "The operation " + target + " is not valid for this endpoint.");

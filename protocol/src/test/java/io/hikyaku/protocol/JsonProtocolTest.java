@@ -106,6 +106,18 @@ class JsonProtocolTest {
     }
 
     @Test
+    void hikyakuActionsHaveTheirOwnTargetPrefix() {
+        ApiRequest peek = CODEC.decode(request("POST", "/", "", utf8("{\"QueueUrl\":\"u\"}"),
+                "X-Amz-Target", "Hikyaku.PeekMessages"));
+        assertEquals("Hikyaku.PeekMessages", peek.action());
+        assertEquals(WireProtocol.JSON, peek.protocol());
+        for (String target : new String[] {"AmazonSQS.PeekMessages", "AmazonSQS.Hikyaku.PeekMessages", "Hikyaku.Foo", "Hikyaku."}) {
+            HttpResponseData response = Http.decodeError(request("POST", "/", "", utf8("{}"), "X-Amz-Target", target));
+            assertEquals("com.amazon.coral.service#UnknownOperationException", tree(response).get("__type").asText(), target);
+        }
+    }
+
+    @Test
     void anAwsJsonContentTypeWithoutTargetIsAnUnknownJsonOperation() {
         HttpResponseData response = Http.decodeError(request("POST", "/", "", utf8("{}"),
                 "Content-Type", "application/x-amz-json-1.0"));

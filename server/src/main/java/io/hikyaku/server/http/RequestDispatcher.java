@@ -23,6 +23,7 @@ import io.hikyaku.metrics.Exchange;
 import io.hikyaku.metrics.HikyakuMetrics;
 import io.hikyaku.metrics.RequestObserver;
 import java.util.List;
+import io.hikyaku.console.ConsoleAssets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +51,8 @@ public final class RequestDispatcher {
     private String version = "unknown";
     /** The CloudWatch API on the same endpoint; null = none (such requests then reach the SQS codec). */
     private CloudWatch cloudWatch;
+    /** The web console's static files; its pages use the public API like any client. */
+    private static final ConsoleAssets CONSOLE = new ConsoleAssets();
 
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving) {
         this(codec, service, contexts, serving, () -> null, null);
@@ -113,6 +116,9 @@ public final class RequestDispatcher {
         }
         if (isHealthCheck(raw)) {
             return new InFlight(CompletableFuture.completedFuture(health(raw.path().equals(READY_PATH))), null);
+        }
+        if (ConsoleAssets.isConsolePath(raw.path())) {
+            return done(CONSOLE.handle(raw));
         }
         if (AdminEndpoint.isAdminPath(raw)) {
             if (admin == null) {

@@ -1,0 +1,93 @@
+package io.hikyaku.it.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hikyaku.server.HikyakuServer;
+import io.hikyaku.server.ServerConfig;
+import io.hikyaku.server.StorageMode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The console's HTTP surface without a browser: redirect, assets with their protective headers, only
+ * known files, and no CORS approval for another origin (what makes the console CSRF-safe).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ConsoleHttpTest {
+
+    private HikyakuServer server;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    void start() {
+        server = HikyakuServer.start(ServerConfig.defaults().withPort(0).withStorage(StorageMode.MEMORY));
+    }
+
+    @AfterAll
+    void stop() {
+        server.close();
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder b) throws Exception {
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest.Builder at(String path) {
+        return HttpRequest.newBuilder(URI.create(server.endpoint() + path));
+    }
+
+    @Test
+    void redirectsAndServesAssetsWithProtectiveHeaders() throws Exception {
+        HttpResponse<String> redirect = send(at("/console"));
+        assertThat(redirect.statusCode()).isEqualTo(301);
+        assertThat(redirect.headers().firstValue("location")).hasValue("/console/");
+        for (String path : new String[] {"/console/", "/console/app.js", "/console/sigv4.js", "/console/sqs-client.js", "/console/console.css"}) {
+            HttpResponse<String> r = send(at(path));
+            assertThat(r.statusCode()).as(path).isEqualTo(200);
+            assertThat(r.headers().firstValue("x-frame-options")).as(path).hasValue("DENY");
+            assertThat(r.headers().firstValue("x-content-type-options")).as(path).hasValue("nosniff");
+            assertThat(r.headers().firstValue("content-security-policy").orElseThrow()).as(path)
+                    .contains("default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'");
+            assertThat(r.headers().firstValue("access-control-allow-origin")).as(path).isEmpty();
+        }
+        assertThat(send(at("/console/")).headers().firstValue("content-type")).hasValue("text/html; charset=utf-8");
+        assertThat(send(at("/console/app.js")).headers().firstValue("content-type")).hasValue("text/javascript; charset=utf-8");
+    }
+
+    @Test
+    void servesOnlyItsOwnFiles() throws Exception {
+        for (String path : new String[] {"/console/nope.js", "/console/../pom.xml", "/console/io/hikyaku/console/ConsoleAssets.class",
+                "/console/%2e%2e/x", "/console/static/app.js"}) {
+            HttpResponse<String> r = send(at(path));
+            assertThat(r.statusCode()).as(path).isIn(400, 404);
+        }
+        HttpResponse<String> post = send(at("/console/").POST(HttpRequest.BodyPublishers.ofString("x")));
+        assertThat(post.statusCode()).isEqualTo(405);
+        assertThat(post.headers().firstValue("allow")).hasValue("GET, HEAD");
+    }
+
+    @Test
+    void anotherOriginGetsNoCorsApproval() throws Exception {
+        HttpResponse<String> preflight = send(at("/").method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                .header("Origin", "http://evil.example")
+                .header("Access-Control-Request-Method", "POST")
+                .header("Access-Control-Request-Headers", "x-amz-target,content-type"));
+        assertThat(preflight.statusCode()).isNotIn(200, 204);
+        assertThat(preflight.headers().firstValue("access-control-allow-origin")).isEmpty();
+        assertThat(preflight.headers().firstValue("access-control-allow-headers")).isEmpty();
+        assertThat(preflight.headers().firstValue("access-control-allow-methods")).isEmpty();
+        HttpResponse<String> call = send(at("/").POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .header("Origin", "http://evil.example")
+                .header("Content-Type", "application/x-amz-json-1.0")
+                .header("X-Amz-Target", "AmazonSQS.ListQueues"));
+        assertThat(call.statusCode()).isEqualTo(200);
+        assertThat(call.headers().firstValue("access-control-allow-origin")).isEmpty();
+        assertThat(call.headers().firstValue("access-control-allow-credentials")).isEmpty();
+    }
+}
