@@ -16,6 +16,7 @@ import io.hikyaku.api.SqsServices;
 import io.hikyaku.protocol.ProtocolCodec;
 import io.hikyaku.server.admin.AdminEndpoint;
 import io.hikyaku.server.admin.AdminFile;
+import io.hikyaku.server.auth.RequestAuthentication;
 import io.hikyaku.server.http.CallContextFactory;
 import io.hikyaku.server.http.Codecs;
 import io.hikyaku.server.http.HttpChannelInitializer;
@@ -60,6 +61,8 @@ public final class HikyakuServer implements AutoCloseable {
     private static final long SHUTDOWN_GRACE_MILLIS = 5_000;
 
     private final ServerConfig config;
+    /** null when the server was started around a custom service without authentication */
+    private final SecurityConfig security;
     private final SqsService service;
     private final StoreHealth storeHealth;
     private final Backups backups;
@@ -76,8 +79,10 @@ public final class HikyakuServer implements AutoCloseable {
     private final HikyakuMetrics metrics;
     private final long startedNanos = System.nanoTime();
 
-    private HikyakuServer(ServerConfig config, SqsService service, StoreHealth storeHealth, Backups backups, RocksDbStore rocks) {
+    private HikyakuServer(ServerConfig config, SecurityConfig security, SqsService service, StoreHealth storeHealth, Backups backups,
+                          RocksDbStore rocks) {
         this.config = config;
+        this.security = security;
         this.service = service;
         this.storeHealth = storeHealth;
         this.backups = backups;
@@ -109,6 +114,17 @@ public final class HikyakuServer implements AutoCloseable {
      * publishes its admin endpoint (online backups) in {@code <data dir>/ADMIN}.
      */
     public static HikyakuServer start(ServerConfig config) {
+        return start(config, SecurityConfig.defaults());
+    }
+
+    /**
+     * As {@link #start(ServerConfig)}, authenticating requests as {@code security} says.
+     *
+     * @throws IllegalStateException when auth none would be exposed beyond this machine without
+     *                               {@code allowUnauthenticated}
+     */
+    public static HikyakuServer start(ServerConfig config, SecurityConfig security) {
+        security.checkExposure(config.host());
         ListenAddress.checkFree(config.host(), ListenAddress.resolve(config.host(), config.port()));
         OpenedStore store = StoreOpener.open(config);
         SqsService service;
@@ -118,17 +134,17 @@ public final class HikyakuServer implements AutoCloseable {
             store.health().close();
             throw e;
         }
-        return start(config, Codecs.standard(), service, store.health(), store.backups(), store.rocks());
+        return start(config, security, Codecs.standard(), service, store.health(), store.backups(), store.rocks());
     }
 
     /** Starts serving {@code service} (which the server then owns and closes) through {@code codec}. */
     public static HikyakuServer start(ServerConfig config, ProtocolCodec codec, SqsService service) {
-        return start(config, codec, service, null, null, null);
+        return start(config, null, codec, service, null, null, null);
     }
 
-    private static HikyakuServer start(ServerConfig config, ProtocolCodec codec, SqsService service,
+    private static HikyakuServer start(ServerConfig config, SecurityConfig security, ProtocolCodec codec, SqsService service,
                                        StoreHealth storeHealth, Backups backups, RocksDbStore rocks) {
-        HikyakuServer server = new HikyakuServer(config, service, storeHealth, backups, rocks);
+        HikyakuServer server = new HikyakuServer(config, security, service, storeHealth, backups, rocks);
         try {
             // Ready means ready: the configured queues exist (or start fails naming the bad one)
             // before the port answers at all, so no client ever sees QueueDoesNotExist for them.
@@ -167,8 +183,10 @@ public final class HikyakuServer implements AutoCloseable {
         if (config.accessLog()) {
             observers.add(new AccessLog());
         }
+        RequestAuthentication authentication = security == null ? null
+                : new RequestAuthentication(security, config.accountId(), config.region(), config.clock());
         RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving,
-                () -> health == null ? null : health.problem(), admin).observe(metrics, observers, Version.current());
+                () -> health == null ? null : health.problem(), admin, authentication).observe(metrics, observers, Version.current());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
@@ -256,6 +274,11 @@ public final class HikyakuServer implements AutoCloseable {
 
     public ServerConfig config() {
         return config;
+    }
+
+    /** How requests are authenticated (null when started around a custom service). */
+    public SecurityConfig security() {
+        return security;
     }
 
     /** Blocks until {@link #close()} has finished. */

@@ -41,6 +41,11 @@ public final class CallContextFactory {
         return new CallContext(accountOf(request), region, baseUrlOf(request), request.header("x-amzn-trace-id"), requestId);
     }
 
+    /** The context of a call whose account authentication has decided (the principal's account). */
+    public CallContext create(HttpRequestData request, String requestId, String accountId) {
+        return new CallContext(accountId, region, baseUrlOf(request), request.header("x-amzn-trace-id"), requestId);
+    }
+
     /** Base URL used for calls that come from no request (queues created at start-up). */
     public String defaultBaseUrl() {
         return advertisedUrl != null ? advertisedUrl : fallbackBaseUrl();

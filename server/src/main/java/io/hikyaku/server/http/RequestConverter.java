@@ -6,7 +6,9 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -19,7 +21,7 @@ final class RequestConverter {
     static HttpRequestData convert(FullHttpRequest request) {
         HttpRequestData head = head(request);
         return new HttpRequestData(head.method(), head.path(), head.rawQuery(), head.headers(),
-                ByteBufUtil.getBytes(request.content()));
+                ByteBufUtil.getBytes(request.content()), head.rawPath(), head.headerLines());
     }
 
     /**
@@ -46,9 +48,12 @@ final class RequestConverter {
         // decodeComponent leaves '+' alone in paths only when told it is not a query part; paths keep '+'.
         String path = QueryStringDecoder.decodeComponent(rawPath.replace("+", "%2B"));
         Map<String, String> headers = new HashMap<>();
-        for (Map.Entry<String, String> h : request.headers()) {
-            headers.put(h.getKey().toLowerCase(Locale.ROOT), h.getValue());
+        List<Map.Entry<String, String>> lines = new ArrayList<>(request.headers().size());
+        for (Map.Entry<String, String> h : request.headers()) { // Netty iterates in arrival order
+            String name = h.getKey().toLowerCase(Locale.ROOT);
+            headers.put(name, h.getValue());
+            lines.add(Map.entry(name, h.getValue()));
         }
-        return new HttpRequestData(request.method().name(), path, rawQuery, headers, new byte[0]);
+        return new HttpRequestData(request.method().name(), path, rawQuery, headers, new byte[0], rawPath, lines);
     }
 }

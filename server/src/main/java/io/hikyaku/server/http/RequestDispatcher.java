@@ -17,11 +17,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import io.hikyaku.identity.Principal;
 import io.hikyaku.server.admin.AdminEndpoint;
 import io.hikyaku.metrics.Exchange;
 import io.hikyaku.metrics.HikyakuMetrics;
 import io.hikyaku.metrics.RequestObserver;
 import java.util.List;
+import io.hikyaku.server.auth.RequestAuthentication;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +49,8 @@ public final class RequestDispatcher {
     private HikyakuMetrics metrics;
     private List<RequestObserver> observers = List.of();
     private String version = "unknown";
+    /** Authentication, STS and the account check; null = none at all (tests of the bare pipeline). */
+    private final RequestAuthentication authentication;
 
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving) {
         this(codec, service, contexts, serving, () -> null, null);
@@ -58,6 +62,13 @@ public final class RequestDispatcher {
      */
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving,
                              Supplier<String> storeProblem, AdminEndpoint admin) {
+        this(codec, service, contexts, serving, storeProblem, admin, null);
+    }
+
+    /** @param authentication authenticates each request and answers STS; null to trust every request */
+    public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving,
+                             Supplier<String> storeProblem, AdminEndpoint admin, RequestAuthentication authentication) {
+        this.authentication = authentication;
         this.codec = codec;
         this.service = service;
         this.contexts = contexts;
@@ -113,6 +124,14 @@ public final class RequestDispatcher {
             return new InFlight(admin.handle(raw, fromThisHost), null);
         }
         long start = System.nanoTime();
+        Principal principal = null;
+        if (authentication != null) {
+            RequestAuthentication.Outcome outcome = authentication.authenticate(raw, codec, requestId);
+            if (outcome.response() != null) {
+                return done(outcome.response());
+            }
+            principal = outcome.principal();
+        }
         ApiRequest decoded;
         try {
             decoded = codec.decode(raw);
@@ -124,7 +143,13 @@ public final class RequestDispatcher {
         Exchange exchange = exchange(start, requestId, decoded, raw, peer);
         CompletableFuture<ObjectNode> call;
         try {
-            CallContext context = contexts.create(raw, requestId);
+            CallContext context;
+            if (principal != null) {
+                authentication.authorize(principal, decoded);
+                context = contexts.create(raw, requestId, principal.accountId());
+            } else {
+                context = contexts.create(raw, requestId);
+            }
             call = service.invoke(context, decoded);
             if (call == null) {
                 throw new IllegalStateException("service returned no future for " + decoded.action());
