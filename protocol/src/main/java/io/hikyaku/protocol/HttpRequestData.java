@@ -15,13 +15,15 @@ import java.util.Map;
  * @param rawPath     the path exactly as on the request line (still percent-encoded), which SigV4 signs
  * @param headerLines every header line in arrival order (lower-case name, value as received), which
  *                    SigV4 signs: repeated headers keep all their values, in order
+ * @param sourceIp    the peer's IP address as text (aws:SourceIp), or null when unknown
+ * @param secure      the request came over TLS (aws:SecureTransport)
  */
 public record HttpRequestData(String method, String path, String rawQuery, Map<String, String> headers, byte[] body,
-                              String rawPath, List<Map.Entry<String, String>> headerLines) {
+                              String rawPath, List<Map.Entry<String, String>> headerLines, String sourceIp, boolean secure) {
 
     /** A request whose raw path is its path and whose header lines are its header map (tests, internal calls). */
     public HttpRequestData(String method, String path, String rawQuery, Map<String, String> headers, byte[] body) {
-        this(method, path, rawQuery, headers, body, path, new ArrayList<>(headers.entrySet()));
+        this(method, path, rawQuery, headers, body, path, new ArrayList<>(headers.entrySet()), null, false);
     }
 
     /** The header's value, or null. {@code name} must be lower case. */

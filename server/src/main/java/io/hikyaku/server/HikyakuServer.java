@@ -23,6 +23,8 @@ import io.hikyaku.server.http.HttpChannelInitializer;
 import io.hikyaku.server.http.RequestDispatcher;
 import io.hikyaku.server.http.IdleConnections;
 import io.hikyaku.server.http.ServerState;
+import io.hikyaku.server.http.Tls;
+import io.netty.handler.ssl.SslContext;
 import io.hikyaku.server.storage.Backups;
 import io.hikyaku.server.storage.OpenedStore;
 import io.hikyaku.server.storage.StoreHealth;
@@ -73,7 +75,10 @@ public final class HikyakuServer implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private Channel listener;
+    /** The second (HTTPS) listener when TLS is served on its own port, else null. */
+    private Channel tlsListener;
     private volatile int port;
+    private volatile int tlsPort = -1;
     private ExecutorService adminWorker;
     private AdminFile adminFile;
     private final HikyakuMetrics metrics;
@@ -187,20 +192,32 @@ public final class HikyakuServer implements AutoCloseable {
                 : new RequestAuthentication(security, config.accountId(), config.region(), config.clock());
         RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving,
                 () -> health == null ? null : health.problem(), admin, authentication).observe(metrics, observers, Version.current());
+        SslContext tls = security != null && security.tls() ? Tls.serverContext(security.tlsCert(), security.tlsKey()) : null;
+        boolean tlsOnMainPort = tls != null && security.tlsPort() == null;
+        listener = listen(dispatcher, tlsOnMainPort ? tls : null, config.port());
+        port = ((InetSocketAddress) listener.localAddress()).getPort();
+        if (tls != null && !tlsOnMainPort) {
+            tlsListener = listen(dispatcher, tls, security.tlsPort());
+            tlsPort = ((InetSocketAddress) tlsListener.localAddress()).getPort();
+        } else if (tlsOnMainPort) {
+            tlsPort = port;
+        }
+        workers.scheduleAtFixedRate(idleConnections::sweep, IdleConnections.SWEEP_MILLIS, IdleConnections.SWEEP_MILLIS,
+                TimeUnit.MILLISECONDS);
+    }
+
+    private Channel listen(RequestDispatcher dispatcher, SslContext tls, int onPort) {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new HttpChannelInitializer(dispatcher, state, config.clock(), config.maxBodyBytes()));
+                .childHandler(new HttpChannelInitializer(dispatcher, state, config.clock(), config.maxBodyBytes(), tls));
         try {
-            listener = bootstrap.bind(ListenAddress.resolve(config.host(), config.port())).sync().channel();
+            return bootstrap.bind(ListenAddress.resolve(config.host(), onPort)).sync().channel();
         } catch (Exception e) {
-            throw new IllegalStateException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot listen on " + config.host() + ":" + onPort + ": " + e.getMessage(), e);
         }
-        port = ((InetSocketAddress) listener.localAddress()).getPort();
-        workers.scheduleAtFixedRate(idleConnections::sweep, IdleConnections.SWEEP_MILLIS, IdleConnections.SWEEP_MILLIS,
-                TimeUnit.MILLISECONDS);
     }
 
     /** The start summary: what was loaded, the settings in force, where it listens. */
@@ -261,15 +278,24 @@ public final class HikyakuServer implements AutoCloseable {
         return port;
     }
 
-    /** Where clients reach the server, e.g. {@code http://127.0.0.1:9324}. */
+    /** Where clients reach the server, e.g. {@code http://127.0.0.1:9324} ({@code https://} when the main port is TLS). */
     public String endpoint() {
+        return (tlsPort == port ? "https://" : "http://") + reachableHost() + ":" + port;
+    }
+
+    /** The HTTPS endpoint, e.g. {@code https://127.0.0.1:9443}, or null when TLS is not served. */
+    public String tlsEndpoint() {
+        return tlsPort < 0 ? null : "https://" + reachableHost() + ":" + tlsPort;
+    }
+
+    private String reachableHost() {
         String host = config.host();
         if (host.equals("0.0.0.0") || host.equals("::")) {
             host = "127.0.0.1";
         } else if (host.contains(":") && !host.startsWith("[")) {
             host = "[" + host + "]";
         }
-        return "http://" + host + ":" + port;
+        return host;
     }
 
     public ServerConfig config() {
@@ -298,6 +324,9 @@ public final class HikyakuServer implements AutoCloseable {
             }
             if (listener != null) {
                 listener.close().syncUninterruptibly();
+            }
+            if (tlsListener != null) {
+                tlsListener.close().syncUninterruptibly();
             }
             int inFlight = state.inFlight();
             // Parked long polls get their empty answer now instead of holding the stop up; the

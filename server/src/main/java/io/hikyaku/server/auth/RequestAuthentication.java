@@ -4,6 +4,7 @@ import io.hikyaku.identity.AuthMode;
 import io.hikyaku.identity.Authenticator;
 import io.hikyaku.identity.NewKeys;
 import io.hikyaku.identity.Principal;
+import io.hikyaku.identity.RequestContext;
 import io.hikyaku.identity.sigv4.AuthException;
 import io.hikyaku.identity.sigv4.SigV4Verifier;
 import io.hikyaku.identity.sigv4.SignedRequest;
@@ -28,6 +29,7 @@ public final class RequestAuthentication {
     private final StsEndpoint sts;
     private final AccountIsolation isolation;
     private final boolean enforce;
+    private final Clock clock;
 
     public RequestAuthentication(SecurityConfig security, String defaultAccount, String region, Clock clock) {
         Sessions sessions = new Sessions(clock);
@@ -35,10 +37,14 @@ public final class RequestAuthentication {
         this.authenticator = new Authenticator(security.auth(), security.identities(), sessions, clock, defaultAccount);
         this.sts = new StsEndpoint(new StsService(security.identities(), sessions, new NewKeys(), clock, enforce));
         this.isolation = new AccountIsolation(region);
+        this.clock = clock;
     }
 
-    /** Either the principal of an SQS call, or a response to send as it is (STS, or an authentication failure). */
-    public record Outcome(Principal principal, HttpResponseData response) {}
+    /**
+     * Either the request context of an SQS call (who calls, from where, over what, when: what
+     * authorization decides on), or a response to send as it is (STS, or an authentication failure).
+     */
+    public record Outcome(RequestContext context, HttpResponseData response) {}
 
     public Outcome authenticate(HttpRequestData raw, ProtocolCodec codec, String requestId) {
         SignedRequest signed = SignedRequests.of(raw);
@@ -53,9 +59,9 @@ public final class RequestAuthentication {
             return new Outcome(null, refusal);
         }
         if (forSts) {
-            return new Outcome(principal, sts.handle(raw, principal, requestId));
+            return new Outcome(null, sts.handle(raw, principal, requestId));
         }
-        return new Outcome(principal, null);
+        return new Outcome(new RequestContext(principal, raw.sourceIp(), raw.secure(), clock.instant(), raw.header("user-agent")), null);
     }
 
     /**
@@ -64,9 +70,9 @@ public final class RequestAuthentication {
      *
      * @throws ApiException AccessDenied
      */
-    public void authorize(Principal principal, ApiRequest request) {
+    public void authorize(RequestContext context, ApiRequest request) {
         if (enforce) {
-            isolation.check(principal, request);
+            isolation.check(context.principal(), request);
         }
     }
 }

@@ -138,7 +138,8 @@ final class ServeCommand implements Subcommand {
             out.println("hikyaku stopped");
             out.flush();
         }, "hikyaku-shutdown"));
-        out.println("hikyaku " + Version.current() + " serving SQS at " + server.endpoint()
+        String https = server.tlsEndpoint() != null && !server.tlsEndpoint().equals(server.endpoint()) ? " and " + server.tlsEndpoint() : "";
+        out.println("hikyaku " + Version.current() + " serving SQS at " + server.endpoint() + https
                 + " (storage " + describeStorage(config) + ", account " + config.accountId() + ", region " + config.region()
                 + ", auth " + security.auth().name().toLowerCase(Locale.ROOT) + ")");
         out.flush();

@@ -69,7 +69,7 @@ public final class CallContextFactory {
         }
         String host = request.header("host");
         if (host != null && HOST_HEADER.matcher(host.trim()).matches()) {
-            return "http://" + host.trim();
+            return (request.secure() ? "https://" : "http://") + host.trim();
         }
         return fallbackBaseUrl();
     }

@@ -19,9 +19,18 @@ final class RequestConverter {
 
     /** @throws IllegalArgumentException for a request target that cannot be decoded */
     static HttpRequestData convert(FullHttpRequest request) {
+        return convert(request, null, false);
+    }
+
+    /**
+     * @param sourceIp the peer's address, or null
+     * @param secure   the connection is TLS
+     * @throws IllegalArgumentException for a request target that cannot be decoded
+     */
+    static HttpRequestData convert(FullHttpRequest request, String sourceIp, boolean secure) {
         HttpRequestData head = head(request);
         return new HttpRequestData(head.method(), head.path(), head.rawQuery(), head.headers(),
-                ByteBufUtil.getBytes(request.content()), head.rawPath(), head.headerLines());
+                ByteBufUtil.getBytes(request.content()), head.rawPath(), head.headerLines(), sourceIp, secure);
     }
 
     /**
@@ -54,6 +63,6 @@ final class RequestConverter {
             headers.put(name, h.getValue());
             lines.add(Map.entry(name, h.getValue()));
         }
-        return new HttpRequestData(request.method().name(), path, rawQuery, headers, new byte[0], rawPath, lines);
+        return new HttpRequestData(request.method().name(), path, rawQuery, headers, new byte[0], rawPath, lines, null, false);
     }
 }

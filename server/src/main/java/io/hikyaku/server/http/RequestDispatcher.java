@@ -17,7 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-import io.hikyaku.identity.Principal;
+import io.hikyaku.identity.RequestContext;
 import io.hikyaku.server.admin.AdminEndpoint;
 import io.hikyaku.metrics.Exchange;
 import io.hikyaku.metrics.HikyakuMetrics;
@@ -124,13 +124,13 @@ public final class RequestDispatcher {
             return new InFlight(admin.handle(raw, fromThisHost), null);
         }
         long start = System.nanoTime();
-        Principal principal = null;
+        RequestContext caller = null;
         if (authentication != null) {
             RequestAuthentication.Outcome outcome = authentication.authenticate(raw, codec, requestId);
             if (outcome.response() != null) {
                 return done(outcome.response());
             }
-            principal = outcome.principal();
+            caller = outcome.context();
         }
         ApiRequest decoded;
         try {
@@ -144,9 +144,9 @@ public final class RequestDispatcher {
         CompletableFuture<ObjectNode> call;
         try {
             CallContext context;
-            if (principal != null) {
-                authentication.authorize(principal, decoded);
-                context = contexts.create(raw, requestId, principal.accountId());
+            if (caller != null) {
+                authentication.authorize(caller, decoded);
+                context = contexts.create(raw, requestId, caller.principal().accountId());
             } else {
                 context = contexts.create(raw, requestId);
             }
