@@ -38,16 +38,26 @@ final class FormParams {
         }
     }
 
-    /** A cheap look for {@code Version=2011-06-15} before any parsing (most requests are SQS). */
+    private static final byte[] STS_VERSION = "Version=2011-06-15".getBytes(StandardCharsets.US_ASCII);
+
+    /** A cheap look for {@code Version=2011-06-15} before any parsing (most requests are SQS): no copy of the body. */
     static boolean mentionsStsVersion(HttpRequestData raw) {
-        String needle = "Version=2011-06-15";
-        if (raw.rawQuery().contains(needle)) {
+        if (raw.rawQuery().contains("Version=2011-06-15")) {
             return true;
         }
         byte[] body = raw.body();
         if (body.length == 0 || body.length > 64 * 1024 || raw.header("x-amz-target") != null) {
             return false;
         }
-        return new String(body, StandardCharsets.ISO_8859_1).contains(needle);
+        outer:
+        for (int i = 0; i + STS_VERSION.length <= body.length; i++) {
+            for (int j = 0; j < STS_VERSION.length; j++) {
+                if (body[i + j] != STS_VERSION[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 }
