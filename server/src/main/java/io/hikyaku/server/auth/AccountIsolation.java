@@ -19,7 +19,7 @@ import java.util.Map;
  * grants through queue policies, identity policies of users and roles).
  *
  * <p>Queues a request names: its {@code QueueUrl} (or the queue path of a Query request), GetQueueUrl's
- * {@code QueueOwnerAWSAccountId}, the move-task {@code SourceArn} / {@code DestinationArn}, and a
+ * {@code QueueOwnerAWSAccountId}, the move-task {@code SourceArn} / {@code DestinationArn} / {@code TaskHandle}, and a
  * {@code RedrivePolicy}'s {@code deadLetterTargetArn}.
  */
 final class AccountIsolation {
@@ -73,6 +73,17 @@ final class AccountIsolation {
             String[] q = fromArn(text(in, field));
             if (q != null) {
                 out.add(q);
+            }
+        }
+        String handle = text(in, "TaskHandle"); // CancelMessageMoveTask: base64 JSON naming the source queue's ARN
+        if (handle != null) {
+            try {
+                String[] q = fromArn(text(JSON.readTree(java.util.Base64.getDecoder().decode(handle.trim())), "sourceArn"));
+                if (q != null) {
+                    out.add(q);
+                }
+            } catch (IOException | RuntimeException malformed) {
+                // the service answers an undecodable handle with its own error
             }
         }
         String redrive = text(in.path("Attributes"), "RedrivePolicy");
