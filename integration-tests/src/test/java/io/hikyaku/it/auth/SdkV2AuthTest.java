@@ -27,6 +27,28 @@ class SdkV2AuthTest extends AuthTestBase {
     }
 
     @Test
+    void sdkV1SignsToo() {
+        com.amazonaws.services.sqs.AmazonSQS v1 = com.amazonaws.services.sqs.AmazonSQSClientBuilder.standard()
+                .withEndpointConfiguration(new com.amazonaws.client.builder.AwsClientBuilder.EndpointConfiguration(endpoint, "us-east-1"))
+                .withCredentials(new com.amazonaws.auth.AWSStaticCredentialsProvider(new com.amazonaws.auth.BasicAWSCredentials(ROOT_A, ROOT_A_SECRET)))
+                .withClientConfiguration(new com.amazonaws.ClientConfiguration().withMaxErrorRetry(0)).build();
+        com.amazonaws.services.sqs.AmazonSQS wrong = com.amazonaws.services.sqs.AmazonSQSClientBuilder.standard()
+                .withEndpointConfiguration(new com.amazonaws.client.builder.AwsClientBuilder.EndpointConfiguration(endpoint, "us-east-1"))
+                .withCredentials(new com.amazonaws.auth.AWSStaticCredentialsProvider(new com.amazonaws.auth.BasicAWSCredentials(ROOT_A, "wrong")))
+                .withClientConfiguration(new com.amazonaws.ClientConfiguration().withMaxErrorRetry(0)).build();
+        try {
+            assertThat(v1.getQueueUrl("orders").getQueueUrl()).isEqualTo(endpoint + "/" + A + "/orders");
+            assertThatThrownBy(wrong::listQueues).isInstanceOfSatisfying(com.amazonaws.AmazonServiceException.class, e -> {
+                assertThat(e.getStatusCode()).isEqualTo(403);
+                assertThat(e.getErrorCode()).isEqualTo("SignatureDoesNotMatch");
+            });
+        } finally {
+            v1.shutdown();
+            wrong.shutdown();
+        }
+    }
+
+    @Test
     void everyKeyOfAUserWorks() {
         assertThat(sqs(ALICE_1, ALICE_SECRET).getQueueUrl(b -> b.queueName("orders")).queueUrl()).endsWith("/" + A + "/orders");
         assertThat(sqs(ALICE_2, ALICE_SECRET_2).getQueueUrl(b -> b.queueName("orders")).queueUrl()).endsWith("/" + A + "/orders");
