@@ -1,6 +1,8 @@
 package io.hikyaku.identity.sigv4;
 
 import io.hikyaku.identity.Credential;
+import io.hikyaku.identity.Secret;
+import java.util.concurrent.ConcurrentHashMap;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
@@ -39,9 +41,16 @@ public final class SigV4Verifier {
     private static final Pattern BASIC_DATE = Pattern.compile("\\d{8}T\\d{6}Z");
     private static final Pattern REGION = Pattern.compile("[a-z0-9-]{1,64}");
     private static final String BOTH = "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP header.";
+    private static final DateTimeFormatter BASIC_LOCAL = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT);
+    /** Derived signing keys are cached: four of the five HMACs of a verification depend only on key, day, region and service. */
+    private static final int MAX_CACHED_SIGNING_KEYS = 10_000;
 
     private final Clock clock;
     private final CredentialLookup credentials;
+    private final ConcurrentHashMap<String, CachedKey> signingKeys = new ConcurrentHashMap<>();
+
+    /** A derived key and the secret it was derived from (a rotated secret makes the entry stale). */
+    private record CachedKey(Secret secret, byte[] key) {}
 
     public SigV4Verifier(Clock clock, CredentialLookup credentials) {
         this.clock = clock;
@@ -89,7 +98,7 @@ public final class SigV4Verifier {
         String canonical = Canonical.request(request, parts.signedHeaders(), payloadHash, presigned);
         String scopeText = scope[1] + "/" + scope[2] + "/" + scope[3] + "/" + scope[4];
         String stringToSign = Canonical.stringToSign(parts.amzDate(), scopeText, canonical);
-        String expected = Canonical.signature(credential.secret().reveal(), scope[1], scope[2], scope[3], stringToSign);
+        String expected = Hashes.hex(Hashes.hmac(signingKey(credential, scope), stringToSign));
         if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
                 parts.signature().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII))
                 || !payloadHash.equals(bodyHash)) {
@@ -237,6 +246,20 @@ public final class SigV4Verifier {
                 query.first("X-Amz-Signature"), query.first("X-Amz-Date"), expires, token);
     }
 
+    private byte[] signingKey(Credential credential, String[] scope) {
+        String id = credential.accessKeyId() + '/' + scope[1] + '/' + scope[2] + '/' + scope[3];
+        CachedKey cached = signingKeys.get(id);
+        if (cached != null && cached.secret() == credential.secret()) {
+            return cached.key();
+        }
+        byte[] key = Canonical.signingKey(credential.secret().reveal(), scope[1], scope[2], scope[3]);
+        if (signingKeys.size() >= MAX_CACHED_SIGNING_KEYS) {
+            signingKeys.clear(); // a day's keys are few; a full cache means churn, so start over
+        }
+        signingKeys.put(id, new CachedKey(credential.secret(), key));
+        return key;
+    }
+
     private static List<String> headerList(String signedHeaders) {
         List<String> names = new ArrayList<>(Arrays.asList(signedHeaders.toLowerCase(Locale.ROOT).split(";")));
         names.replaceAll(String::trim);
@@ -250,7 +273,7 @@ public final class SigV4Verifier {
             throw badDate(amzDate);
         }
         try {
-            return LocalDateTime.parse(amzDate, DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT)).toInstant(ZoneOffset.UTC);
+            return LocalDateTime.parse(amzDate, BASIC_LOCAL).toInstant(ZoneOffset.UTC);
         } catch (DateTimeParseException e) {
             throw badDate(amzDate);
         }
