@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -23,7 +24,8 @@ import java.util.regex.Pattern;
  * GetSessionToken (Query protocol, 2011-06-15). Minted credentials live in {@link Sessions}.
  *
  * <p>With {@code enforce} (auth sigv4) AssumeRole needs a configured role whose trust policy allows
- * the caller ({@link TrustPolicyCheck}); without it (auth none) any role ARN can be assumed, as
+ * the caller and a caller allowed to call {@code sts:AssumeRole} ({@link TrustPolicyCheck}, the IAM
+ * policy evaluator); without it (auth none) any role ARN can be assumed, as
  * emulators do, and the new credentials act in the ARN's account.
  */
 public final class StsService {
@@ -60,6 +62,14 @@ public final class StsService {
      * @throws StsException with STS's code for every refusal
      */
     public String handle(String action, Map<String, String> params, Principal caller) {
+        return handle(action, params, caller, Map.of());
+    }
+
+    /**
+     * @param conditionKeys the request's global condition keys (aws:SourceIp, aws:SecureTransport,
+     *                      aws:CurrentTime, ...) for the trust policy's conditions
+     */
+    public String handle(String action, Map<String, String> params, Principal caller, Map<String, List<String>> conditionKeys) {
         if (action == null || action.isEmpty()) {
             throw new StsException("MissingAction", 400, "Missing Action");
         }
@@ -68,7 +78,7 @@ public final class StsService {
         }
         return switch (action) {
             case "GetCallerIdentity" -> getCallerIdentity(caller);
-            case "AssumeRole" -> assumeRole(params, caller);
+            case "AssumeRole" -> assumeRole(params, caller, conditionKeys);
             case "GetSessionToken" -> getSessionToken(params, caller);
             default -> throw new StsException("InvalidAction", 400, "Could not find operation " + action + " for version " + VERSION);
         };
@@ -82,7 +92,7 @@ public final class StsService {
         return StsXml.elements(m);
     }
 
-    private String assumeRole(Map<String, String> params, Principal caller) {
+    private String assumeRole(Map<String, String> params, Principal caller, Map<String, List<String>> conditionKeys) {
         String roleArn = params.get("RoleArn");
         String sessionName = params.get("RoleSessionName");
         if (roleArn == null) {
@@ -111,8 +121,9 @@ public final class StsService {
         Role role;
         if (configured.isPresent()) {
             role = configured.get();
-            if (enforce && !TrustPolicyCheck.allows(role, caller)) {
-                throw notAuthorized(caller, roleArn);
+            String denial = enforce ? TrustPolicyCheck.denial(role, caller, conditionKeys) : null;
+            if (denial != null) {
+                throw StsException.accessDenied(denial);
             }
         } else if (enforce) {
             throw notAuthorized(caller, roleArn);

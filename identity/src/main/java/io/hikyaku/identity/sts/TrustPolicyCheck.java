@@ -1,93 +1,67 @@
 package io.hikyaku.identity.sts;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hikyaku.identity.Principal;
 import io.hikyaku.identity.Role;
-import java.io.IOException;
+import io.hikyaku.policy.Decision;
+import io.hikyaku.policy.Policy;
+import io.hikyaku.policy.PolicyCache;
+import io.hikyaku.policy.PolicyEvaluator;
+import io.hikyaku.policy.PolicyException;
+import io.hikyaku.policy.PolicyKind;
+import io.hikyaku.policy.PrincipalType;
+import io.hikyaku.policy.RequestContext;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 
 /**
- * Whether a role's trust policy lets a caller assume it. A deliberately small stand-in until the
- * policy evaluator is wired in: a statement matches when its Action is {@code sts:AssumeRole},
- * {@code sts:*} or {@code *} (case-insensitive; also in a list) and its {@code Principal} is
- * {@code "*"} or has an {@code AWS} entry that is {@code "*"}, the caller's 12-digit account, the
- * account's root ARN {@code arn:aws:iam::<acct>:root} (= any principal of that account), the caller's
- * exact ARN, or, for an assumed-role session, its role's ARN. A statement with a {@code Condition} or
- * a {@code NotPrincipal}/{@code NotAction} is not understood here and never allows. A matching Deny
- * wins over any Allow; no matching Allow means no.
+ * Whether a caller may assume a role, evaluated by the IAM policy evaluator as AWS does: the role's
+ * trust policy must allow {@code sts:AssumeRole} for the caller (also within the role's account), and
+ * the caller's side must allow it too (an account root implicitly; a user or role session through its
+ * identity policies, and its session policy if it has one). Any explicit Deny wins.
  */
 final class TrustPolicyCheck {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    static final String ACTION = "sts:AssumeRole";
 
     private TrustPolicyCheck() {}
 
-    static boolean allows(Role role, Principal caller) {
-        if (role.trustPolicy() == null || caller.isAnonymous()) {
-            return false;
+    /** @return null when allowed, else STS's AccessDenied text ({@code User: <arn> is not authorized to perform: sts:AssumeRole on resource: <role>}) */
+    static String denial(Role role, Principal caller, Map<String, List<String>> conditionKeys) {
+        RequestContext c = context(role, caller, conditionKeys);
+        if (role.trustPolicy() == null) {
+            return notAuthorized(c);
         }
-        JsonNode policy;
         try {
-            policy = JSON.readTree(role.trustPolicy());
-        } catch (IOException e) {
-            return false;
-        }
-        JsonNode statements = policy.path("Statement");
-        List<JsonNode> list = new ArrayList<>();
-        if (statements.isArray()) {
-            statements.forEach(list::add);
-        } else if (statements.isObject()) {
-            list.add(statements);
-        }
-        boolean allowed = false;
-        for (JsonNode s : list) {
-            if (!actionMatches(s.path("Action")) || !principalMatches(s.path("Principal"), caller)) {
-                continue;
+            Policy trust = PolicyCache.shared().get(role.trustPolicy(), PolicyKind.TRUST);
+            List<Policy> identity = new ArrayList<>();
+            for (String document : caller.identityPolicies().values()) {
+                identity.add(PolicyCache.shared().get(document, PolicyKind.IDENTITY));
             }
-            String effect = s.path("Effect").asText();
-            if (effect.equals("Deny")) {
-                return false;
-            }
-            if (effect.equals("Allow") && !s.has("Condition") && !s.has("NotPrincipal") && !s.has("NotAction")) {
-                allowed = true;
-            }
+            Policy session = caller.sessionPolicy() == null ? null : PolicyCache.shared().get(caller.sessionPolicy(), PolicyKind.SESSION);
+            Decision d = PolicyEvaluator.evaluate(c, identity, trust, session);
+            return d.allowed() ? null : notAuthorized(c); // STS words it without the reason SQS appends
+        } catch (PolicyException invalid) {
+            return notAuthorized(c); // a policy that does not parse allows nothing
         }
-        return allowed;
     }
 
-    private static boolean actionMatches(JsonNode action) {
-        for (String a : texts(action)) {
-            String v = a.toLowerCase(Locale.ROOT);
-            if (v.equals("*") || v.equals("sts:*") || v.equals("sts:assumerole")) {
-                return true;
-            }
+    private static RequestContext context(Role role, Principal caller, Map<String, List<String>> conditionKeys) {
+        if (caller.isAnonymous()) {
+            return RequestContext.anonymous(ACTION, role.arn(), role.accountId(), conditionKeys);
         }
-        return false;
+        PrincipalType type = switch (caller.type()) {
+            case ACCOUNT -> PrincipalType.ACCOUNT;
+            case USER -> PrincipalType.USER;
+            case ASSUMED_ROLE -> PrincipalType.ASSUMED_ROLE;
+            case ANONYMOUS -> PrincipalType.ANONYMOUS;
+        };
+        return new RequestContext(caller.arn(), caller.accountId(), type, caller.userId(), caller.userName(), ACTION,
+                role.arn(), role.accountId(), conditionKeys);
     }
 
-    private static boolean principalMatches(JsonNode principal, Principal caller) {
-        if (principal.isTextual()) {
-            return principal.asText().equals("*");
-        }
-        for (String p : texts(principal.path("AWS"))) {
-            if (p.equals("*") || p.equals(caller.accountId()) || p.equals("arn:aws:iam::" + caller.accountId() + ":root")
-                    || p.equals(caller.arn()) || (caller.roleArn() != null && p.equals(caller.roleArn()))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static List<String> texts(JsonNode node) {
-        List<String> out = new ArrayList<>();
-        if (node.isTextual()) {
-            out.add(node.asText());
-        } else if (node.isArray()) {
-            node.forEach(n -> out.add(n.asText()));
-        }
-        return out;
+    private static String notAuthorized(RequestContext c) {
+        return "User: " + (c.isAnonymous() ? "anonymous" : c.principalArn()) + " is not authorized to perform: "
+                + ACTION + " on resource: " + c.resourceArn();
     }
 }

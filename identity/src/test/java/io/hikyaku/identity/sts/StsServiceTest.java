@@ -70,6 +70,32 @@ class StsServiceTest {
     }
 
     @Test
+    void theCallersSideMustAllowTooAndTrustConditionsAreEvaluated() {
+        Identities two = new IdentitiesConfig(k -> null).parse(List.of(
+                Map.of("id", "111111111111", "roles", List.of(Map.of("name", "tls-only", "trustPolicy", Map.of("Version", "2012-10-17",
+                        "Statement", List.of(Map.of("Effect", "Allow", "Principal", Map.of("AWS", "222222222222"), "Action", "sts:AssumeRole",
+                                "Condition", Map.of("Bool", Map.of("aws:SecureTransport", "true")))))))),
+                Map.of("id", "222222222222", "users", List.of(
+                        Map.of("name", "bob", "accessKeys", List.of(Map.of("accessKeyId", "AKIABOB0000000000001", "secretAccessKey", "b"))),
+                        Map.of("name", "carol", "accessKeys", List.of(Map.of("accessKeyId", "AKIACAROL00000000001", "secretAccessKey", "c")),
+                                "policies", Map.of("assume", Map.of("Version", "2012-10-17", "Statement", List.of(Map.of("Effect", "Allow",
+                                        "Action", "sts:AssumeRole", "Resource", "arn:aws:iam::111111111111:role/*")))))))), "test");
+        StsService service = new StsService(two, sessions, new NewKeys(), Clock.fixed(NOW, ZoneOffset.UTC), true);
+        Map<String, String> params = Map.of("RoleArn", "arn:aws:iam::111111111111:role/tls-only", "RoleSessionName", "s1");
+        Map<String, List<String>> overTls = Map.of("aws:SecureTransport", List.of("true"));
+        Principal bob = two.key("AKIABOB0000000000001").orElseThrow().principal();
+        Principal carol = two.key("AKIACAROL00000000001").orElseThrow().principal();
+        // the trust policy delegates to account 222222222222; its users need their own permission
+        assertThatThrownBy(() -> service.handle("AssumeRole", params, bob, overTls)).hasMessage(
+                "User: arn:aws:iam::222222222222:user/bob is not authorized to perform: sts:AssumeRole on resource: arn:aws:iam::111111111111:role/tls-only");
+        assertThat(service.handle("AssumeRole", params, carol, overTls)).contains("<AccessKeyId>ASIA");
+        assertThat(service.handle("AssumeRole", params, other, overTls)).contains("<AccessKeyId>ASIA"); // the account root
+        // the trust policy's condition: only over TLS
+        assertThatThrownBy(() -> service.handle("AssumeRole", params, carol, Map.of("aws:SecureTransport", List.of("false"))))
+                .extracting("code").isEqualTo("AccessDenied");
+    }
+
+    @Test
     void withoutEnforcementAnyRoleArnWorks() {
         StsService open = new StsService(Identities.NONE, sessions, new NewKeys(), Clock.fixed(NOW, ZoneOffset.UTC), false);
         String xml = open.handle("AssumeRole", Map.of("RoleArn", "arn:aws:iam::333333333333:role/any", "RoleSessionName", "t1"), other);

@@ -59,7 +59,7 @@ public final class RequestAuthentication {
             return new Outcome(null, refusal);
         }
         if (forSts) {
-            return new Outcome(null, sts.handle(raw, principal, requestId));
+            return new Outcome(null, sts.handle(raw, principal, requestId, clock.instant()));
         }
         return new Outcome(new RequestContext(principal, raw.sourceIp(), raw.secure(), clock.instant(), raw.header("user-agent")), null);
     }

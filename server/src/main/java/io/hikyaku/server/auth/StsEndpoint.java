@@ -6,6 +6,11 @@ import io.hikyaku.identity.sts.StsService;
 import io.hikyaku.identity.sts.StsXml;
 import io.hikyaku.protocol.HttpRequestData;
 import io.hikyaku.protocol.HttpResponseData;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -37,7 +42,7 @@ final class StsEndpoint {
         }
     }
 
-    HttpResponseData handle(HttpRequestData raw, Principal caller, String requestId) {
+    HttpResponseData handle(HttpRequestData raw, Principal caller, String requestId, Instant now) {
         Map<String, String> params;
         try {
             params = FormParams.of(raw);
@@ -46,11 +51,26 @@ final class StsEndpoint {
         }
         String action = params.get("Action");
         try {
-            String members = sts.handle(action, params, caller);
+            String members = sts.handle(action, params, caller, conditionKeys(raw, now));
             return new HttpResponseData(200, XML, StsXml.result(action, members, requestId));
         } catch (StsException e) {
             return error(e, requestId);
         }
+    }
+
+    /** The global condition keys a trust policy may test: aws:SourceIp, aws:SecureTransport, aws:CurrentTime, aws:EpochTime, aws:UserAgent. */
+    static Map<String, List<String>> conditionKeys(HttpRequestData raw, Instant now) {
+        Map<String, List<String>> keys = new HashMap<>();
+        if (raw.sourceIp() != null) {
+            keys.put("aws:SourceIp", List.of(raw.sourceIp()));
+        }
+        keys.put("aws:SecureTransport", List.of(Boolean.toString(raw.secure())));
+        keys.put("aws:CurrentTime", List.of(DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS))));
+        keys.put("aws:EpochTime", List.of(Long.toString(now.getEpochSecond())));
+        if (raw.header("user-agent") != null) {
+            keys.put("aws:UserAgent", List.of(raw.header("user-agent")));
+        }
+        return keys;
     }
 
     static HttpResponseData error(StsException e, String requestId) {
