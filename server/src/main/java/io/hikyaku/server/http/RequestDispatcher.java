@@ -126,7 +126,12 @@ public final class RequestDispatcher {
         long start = System.nanoTime();
         RequestContext caller = null;
         if (authentication != null) {
-            RequestAuthentication.Outcome outcome = authentication.authenticate(raw, codec, requestId);
+            RequestAuthentication.Outcome outcome;
+            try {
+                outcome = authentication.authenticate(raw, codec, requestId);
+            } catch (RuntimeException e) {
+                return done(internalError(raw, null, e, requestId));
+            }
             if (outcome.response() != null) {
                 return done(outcome.response());
             }
