@@ -12,7 +12,8 @@ ROOT="$(dirname "$COMPAT")"
 WORK="$COMPAT/.work"
 LOGS="$WORK/logs"
 ROW_TIMEOUT="${COMPAT_ROW_TIMEOUT:-150}"   # per row; the CLI rows (~60 CLI processes each) get twice that
-ALL_ROWS=(boto3-json boto3-query cli-v1-json cli-v2-query js-v3 spring-cloud-aws jms tempqueues)
+ALL_ROWS=(boto3-json boto3-query cli-v1-json cli-v2-query js-v3 spring-cloud-aws jms tempqueues
+          auth-boto3-json auth-boto3-query auth-cli-v1 auth-cli-v2)
 
 # Dummy credentials and a fixed region: only the endpoint differs from AWS. No instance-metadata lookups.
 export AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_DEFAULT_REGION=us-east-1 AWS_REGION=us-east-1
@@ -66,7 +67,7 @@ setup_server() {
 wants() { local r; for r in "${ROWS[@]}"; do [[ "$r" == $1 ]] && return 0; done; return 1; }
 
 setup_server || { echo "FAIL server-build"; echo "0 passed, ${#ROWS[@]} failed"; exit 1; }
-if wants 'boto3-query' || wants 'cli-v2-query'; then setup_debian_clients; fi
+if wants 'boto3-query' || wants 'cli-v2-query' || wants 'auth-boto3-query' || wants 'auth-cli-v2'; then setup_debian_clients; fi
 if wants 'js-v3'; then setup_js; fi
 declare -A BUILT=()
 for row in spring-cloud-aws:spring jms:jms tempqueues:tempqueues; do
@@ -87,6 +88,10 @@ row_command() {
     spring-cloud-aws) java_command spring io.hikyaku.compat.spring.SpringWorkflow "$2" ;;
     jms) java_command jms io.hikyaku.compat.jms.JmsWorkflow "$2" ;;
     tempqueues) java_command tempqueues io.hikyaku.compat.tempqueues.TempQueuesWorkflow "$2" ;;
+    auth-boto3-json) CMD=(python3 auth/auth_check.py "$2" --expect-protocol json) ;;
+    auth-boto3-query) CMD=(/usr/bin/python3 auth/auth_check.py "$2" --expect-protocol query) ;;
+    auth-cli-v1) CMD=(bash auth/cli.sh "$2" --aws "$(aws_v1_path)") ;;
+    auth-cli-v2) CMD=(bash auth/cli.sh "$2" --aws /usr/bin/aws) ;;
     *) CMD=(echo "unknown row $1 (rows: ${ALL_ROWS[*]})"); return 1 ;;
   esac
 }
@@ -106,10 +111,17 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
+# The auth-* rows run against a server that verifies SigV4, with the identities of compat/auth/.
+server_args() {  # server_args ROW
+  case "$1" in
+    auth-*) echo "--auth sigv4 --config $COMPAT/auth/identities.yaml" ;;
+  esac
+}
+
 SERVER_PID=""
-start_server() {  # start_server PORT LOG
+start_server() {  # start_server PORT LOG [EXTRA ARGS...]
   # The jar is already built, so the launcher execs java at once: $! is the server's own pid.
-  "$ROOT/hikyaku" serve --port "$1" --storage memory >"$2" 2>&1 &
+  "$ROOT/hikyaku" serve --port "$1" --storage memory "${@:3}" >"$2" 2>&1 &
   SERVER_PID=$!
   local i
   for i in $(seq 1 60); do
@@ -136,7 +148,8 @@ for row in "${ROWS[@]}"; do
   port=$(free_port)
   endpoint="http://127.0.0.1:$port"
   started=$(date +%s)
-  if ! start_server "$port" "$LOGS/server-$row.log"; then
+  # shellcheck disable=SC2046
+  if ! start_server "$port" "$LOGS/server-$row.log" $(server_args "$row"); then
     echo "FAIL $row (server did not become healthy; see $LOGS/server-$row.log)"
     failed=$((failed + 1)); stop_server; continue
   fi

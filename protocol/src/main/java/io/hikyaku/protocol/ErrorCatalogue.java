@@ -67,11 +67,13 @@ public final class ErrorCatalogue {
         add("MalformedQueryString",           "MalformedQueryString",                             400, true,  SQS + "MalformedQueryString");
         add("SerializationException",         "SerializationException",                           400, true,  CORAL + "SerializationException");
         add("UnknownOperationException",      "UnknownOperationException",                        400, true,  CORAL + "UnknownOperationException");
-        add("AccessDenied",                   "AccessDenied",                                     403, true,  SQS + "AccessDenied");
-        add("InvalidClientTokenId",           "InvalidClientTokenId",                             403, true,  SQS + "InvalidClientTokenId");
-        add("SignatureDoesNotMatch",          "SignatureDoesNotMatch",                            403, true,  SQS + "SignatureDoesNotMatch");
-        add("MissingAuthenticationToken",     "MissingAuthenticationToken",                       403, true,  SQS + "MissingAuthenticationToken");
-        add("IncompleteSignature",            "IncompleteSignature",                              400, true,  SQS + "IncompleteSignature");
+        // Authentication failures: Query codes as real SQS answers them; JSON __type as AWS's front door names them.
+        add("AccessDenied",                   "AccessDenied",                                     403, true,  CORAL + "AccessDeniedException");
+        add("InvalidClientTokenId",           "InvalidClientTokenId",                             403, true,  CORAL + "UnrecognizedClientException");
+        add("SignatureDoesNotMatch",          "SignatureDoesNotMatch",                            403, true,  CORAL + "InvalidSignatureException");
+        add("MissingAuthenticationToken",     "MissingAuthenticationToken",                       403, true,  CORAL + "MissingAuthenticationTokenException");
+        add("IncompleteSignature",            "IncompleteSignature",                              400, true,  CORAL + "IncompleteSignatureException");
+        add("ExpiredToken",                   "ExpiredToken",                                     403, true,  CORAL + "ExpiredTokenException");
         add("RequestExpired",                 "RequestExpired",                                   400, true,  SQS + "RequestExpired");
         add("InternalError",                  "InternalError",                                    500, false, SQS + "InternalError");
         add("InternalFailure",                "InternalFailure",                                  500, false, SQS + "InternalFailure");

@@ -53,8 +53,9 @@ final class JsonProtocol {
         body.put("__type", entry.jsonType());
         body.put("message", error.getMessage() == null ? "" : error.getMessage());
         Map<String, String> headers = headers(requestId);
-        // Coral-level errors (unknown operation, unreadable body) carry no Query code on AWS.
-        if (entry.jsonType().startsWith("com.amazonaws.sqs#")) {
+        // Coral-level errors (unknown operation, unreadable body) carry no Query code on AWS; the
+        // front door's authentication errors do (AccessDeniedException travels as AccessDenied).
+        if (entry.jsonType().startsWith("com.amazonaws.sqs#") || !entry.jsonType().endsWith("#" + entry.queryCode())) {
             headers.put("x-amzn-query-error", entry.queryCode() + ";" + entry.fault());
         }
         return new HttpResponseData(entry.status(), headers, JsonCodec.write(body));

@@ -17,12 +17,15 @@ import io.hikyaku.api.SqsServices;
 import io.hikyaku.protocol.ProtocolCodec;
 import io.hikyaku.server.admin.AdminEndpoint;
 import io.hikyaku.server.admin.AdminFile;
+import io.hikyaku.server.auth.RequestAuthentication;
 import io.hikyaku.server.http.CallContextFactory;
 import io.hikyaku.server.http.Codecs;
 import io.hikyaku.server.http.HttpChannelInitializer;
 import io.hikyaku.server.http.RequestDispatcher;
 import io.hikyaku.server.http.IdleConnections;
 import io.hikyaku.server.http.ServerState;
+import io.hikyaku.server.http.Tls;
+import io.netty.handler.ssl.SslContext;
 import io.hikyaku.server.storage.Backups;
 import io.hikyaku.server.storage.OpenedStore;
 import io.hikyaku.server.storage.StoreHealth;
@@ -61,6 +64,8 @@ public final class HikyakuServer implements AutoCloseable {
     private static final long SHUTDOWN_GRACE_MILLIS = 5_000;
 
     private final ServerConfig config;
+    /** null when the server was started around a custom service without authentication */
+    private final SecurityConfig security;
     private final SqsService service;
     private final StoreHealth storeHealth;
     private final Backups backups;
@@ -71,7 +76,10 @@ public final class HikyakuServer implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private Channel listener;
+    /** The second (HTTPS) listener when TLS is served on its own port, else null. */
+    private Channel tlsListener;
     private volatile int port;
+    private volatile int tlsPort = -1;
     private ExecutorService adminWorker;
     private AdminFile adminFile;
     private final HikyakuMetrics metrics;
@@ -79,8 +87,10 @@ public final class HikyakuServer implements AutoCloseable {
     private final CloudWatch cloudWatch;
     private final long startedNanos = System.nanoTime();
 
-    private HikyakuServer(ServerConfig config, SqsService service, StoreHealth storeHealth, Backups backups, RocksDbStore rocks) {
+    private HikyakuServer(ServerConfig config, SecurityConfig security, SqsService service, StoreHealth storeHealth, Backups backups,
+                          RocksDbStore rocks) {
         this.config = config;
+        this.security = security;
         this.service = service;
         this.storeHealth = storeHealth;
         this.backups = backups;
@@ -121,6 +131,17 @@ public final class HikyakuServer implements AutoCloseable {
      * publishes its admin endpoint (online backups) in {@code <data dir>/ADMIN}.
      */
     public static HikyakuServer start(ServerConfig config) {
+        return start(config, SecurityConfig.defaults());
+    }
+
+    /**
+     * As {@link #start(ServerConfig)}, authenticating requests as {@code security} says.
+     *
+     * @throws IllegalStateException when auth none would be exposed beyond this machine without
+     *                               {@code allowUnauthenticated}
+     */
+    public static HikyakuServer start(ServerConfig config, SecurityConfig security) {
+        security.checkExposure(config.host());
         ListenAddress.checkFree(config.host(), ListenAddress.resolve(config.host(), config.port()));
         OpenedStore store = StoreOpener.open(config);
         SqsService service;
@@ -130,17 +151,17 @@ public final class HikyakuServer implements AutoCloseable {
             store.health().close();
             throw e;
         }
-        return start(config, Codecs.standard(), service, store.health(), store.backups(), store.rocks());
+        return start(config, security, Codecs.standard(), service, store.health(), store.backups(), store.rocks());
     }
 
     /** Starts serving {@code service} (which the server then owns and closes) through {@code codec}. */
     public static HikyakuServer start(ServerConfig config, ProtocolCodec codec, SqsService service) {
-        return start(config, codec, service, null, null, null);
+        return start(config, null, codec, service, null, null, null);
     }
 
-    private static HikyakuServer start(ServerConfig config, ProtocolCodec codec, SqsService service,
+    private static HikyakuServer start(ServerConfig config, SecurityConfig security, ProtocolCodec codec, SqsService service,
                                        StoreHealth storeHealth, Backups backups, RocksDbStore rocks) {
-        HikyakuServer server = new HikyakuServer(config, service, storeHealth, backups, rocks);
+        HikyakuServer server = new HikyakuServer(config, security, service, storeHealth, backups, rocks);
         try {
             // Ready means ready: the configured queues exist (or start fails naming the bad one)
             // before the port answers at all, so no client ever sees QueueDoesNotExist for them.
@@ -185,23 +206,37 @@ public final class HikyakuServer implements AutoCloseable {
         if (config.accessLog()) {
             observers.add(new AccessLog());
         }
+        RequestAuthentication authentication = security == null ? null
+                : new RequestAuthentication(security, config.accountId(), config.region(), config.clock());
         RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving,
-                () -> health == null ? null : health.problem(), admin).observe(metrics, observers, Version.current())
+                () -> health == null ? null : health.problem(), admin, authentication).observe(metrics, observers, Version.current())
                 .cloudWatch(cloudWatch);
+        SslContext tls = security != null && security.tls() ? Tls.serverContext(security.tlsCert(), security.tlsKey()) : null;
+        boolean tlsOnMainPort = tls != null && security.tlsPort() == null;
+        listener = listen(dispatcher, tlsOnMainPort ? tls : null, config.port());
+        port = ((InetSocketAddress) listener.localAddress()).getPort();
+        if (tls != null && !tlsOnMainPort) {
+            tlsListener = listen(dispatcher, tls, security.tlsPort());
+            tlsPort = ((InetSocketAddress) tlsListener.localAddress()).getPort();
+        } else if (tlsOnMainPort) {
+            tlsPort = port;
+        }
+        workers.scheduleAtFixedRate(idleConnections::sweep, IdleConnections.SWEEP_MILLIS, IdleConnections.SWEEP_MILLIS,
+                TimeUnit.MILLISECONDS);
+    }
+
+    private Channel listen(RequestDispatcher dispatcher, SslContext tls, int onPort) {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new HttpChannelInitializer(dispatcher, state, config.clock(), config.maxBodyBytes()));
+                .childHandler(new HttpChannelInitializer(dispatcher, state, config.clock(), config.maxBodyBytes(), tls));
         try {
-            listener = bootstrap.bind(ListenAddress.resolve(config.host(), config.port())).sync().channel();
+            return bootstrap.bind(ListenAddress.resolve(config.host(), onPort)).sync().channel();
         } catch (Exception e) {
-            throw new IllegalStateException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot listen on " + config.host() + ":" + onPort + ": " + e.getMessage(), e);
         }
-        port = ((InetSocketAddress) listener.localAddress()).getPort();
-        workers.scheduleAtFixedRate(idleConnections::sweep, IdleConnections.SWEEP_MILLIS, IdleConnections.SWEEP_MILLIS,
-                TimeUnit.MILLISECONDS);
     }
 
     /** The start summary: what was loaded, the settings in force, where it listens. */
@@ -262,19 +297,33 @@ public final class HikyakuServer implements AutoCloseable {
         return port;
     }
 
-    /** Where clients reach the server, e.g. {@code http://127.0.0.1:9324}. */
+    /** Where clients reach the server, e.g. {@code http://127.0.0.1:9324} ({@code https://} when the main port is TLS). */
     public String endpoint() {
+        return (tlsPort == port ? "https://" : "http://") + reachableHost() + ":" + port;
+    }
+
+    /** The HTTPS endpoint, e.g. {@code https://127.0.0.1:9443}, or null when TLS is not served. */
+    public String tlsEndpoint() {
+        return tlsPort < 0 ? null : "https://" + reachableHost() + ":" + tlsPort;
+    }
+
+    private String reachableHost() {
         String host = config.host();
         if (host.equals("0.0.0.0") || host.equals("::")) {
             host = "127.0.0.1";
         } else if (host.contains(":") && !host.startsWith("[")) {
             host = "[" + host + "]";
         }
-        return "http://" + host + ":" + port;
+        return host;
     }
 
     public ServerConfig config() {
         return config;
+    }
+
+    /** How requests are authenticated (null when started around a custom service). */
+    public SecurityConfig security() {
+        return security;
     }
 
     /** Blocks until {@link #close()} has finished. */
@@ -294,6 +343,9 @@ public final class HikyakuServer implements AutoCloseable {
             }
             if (listener != null) {
                 listener.close().syncUninterruptibly();
+            }
+            if (tlsListener != null) {
+                tlsListener.close().syncUninterruptibly();
             }
             int inFlight = state.inFlight();
             // Parked long polls get their empty answer now instead of holding the stop up; the

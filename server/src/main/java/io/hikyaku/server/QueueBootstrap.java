@@ -60,7 +60,7 @@ final class QueueBootstrap {
             createInput.set("Attributes", stringMap(atCreation));
         }
         String url = call(q, "CreateQueue", createInput).path("QueueUrl").asText();
-        urls.put(q.name(), url);
+        urls.put(accountOf(q) + "/" + q.name(), url);
 
         if (q.deadLetterQueue() != null) {
             ObjectNode redrive = JSON.objectNode()
@@ -77,7 +77,7 @@ final class QueueBootstrap {
     }
 
     private String arnOf(QueueDefinition q, String queueName) {
-        String url = urls.get(queueName);
+        String url = urls.get(accountOf(q) + "/" + queueName);
         if (url == null) {
             try {
                 url = call(q, "GetQueueUrl", JSON.objectNode().put("QueueName", queueName)).path("QueueUrl").asText();
@@ -88,7 +88,7 @@ final class QueueBootstrap {
                 }
                 throw e;
             }
-            urls.put(queueName, url);
+            urls.put(accountOf(q) + "/" + queueName, url);
         }
         ObjectNode input = JSON.objectNode().put("QueueUrl", url);
         input.putArray("AttributeNames").add("QueueArn");
@@ -97,7 +97,7 @@ final class QueueBootstrap {
 
     private ObjectNode call(QueueDefinition q, String action, ObjectNode input) {
         String requestId = "startup-" + UUID.randomUUID();
-        CallContext context = new CallContext(accountId, region, baseUrl, null, requestId);
+        CallContext context = new CallContext(accountOf(q), region, baseUrl, null, requestId);
         try {
             return service.invoke(context, new ApiRequest(action, input, WireProtocol.JSON, false, "/"))
                     .get(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -111,6 +111,11 @@ final class QueueBootstrap {
         } catch (TimeoutException e) {
             throw failure(q, action, e);
         }
+    }
+
+    /** A queue's own account (config {@code queues[].account}), else the default account. */
+    private String accountOf(QueueDefinition q) {
+        return q.account() != null ? q.account() : accountId;
     }
 
     private static IllegalStateException failure(QueueDefinition q, String action, Throwable cause) {

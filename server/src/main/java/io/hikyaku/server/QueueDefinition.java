@@ -11,9 +11,17 @@ import java.util.Objects;
  * @param tags            tag keys to values
  * @param deadLetterQueue name of the queue that receives this queue's dead letters, or null
  * @param maxReceiveCount receives before a message moves to {@code deadLetterQueue} (required with it)
+ * @param account         the 12-digit account that owns the queue, or null for the default account
+ *                        (its dead-letter queue is looked up in the same account)
  */
 public record QueueDefinition(String name, Map<String, String> attributes, Map<String, String> tags,
-                              String deadLetterQueue, Integer maxReceiveCount) {
+                              String deadLetterQueue, Integer maxReceiveCount, String account) {
+
+    /** A queue of the default account. */
+    public QueueDefinition(String name, Map<String, String> attributes, Map<String, String> tags,
+                           String deadLetterQueue, Integer maxReceiveCount) {
+        this(name, attributes, tags, deadLetterQueue, maxReceiveCount, null);
+    }
 
     public QueueDefinition {
         Objects.requireNonNull(name, "queue name");
@@ -24,6 +32,9 @@ public record QueueDefinition(String name, Map<String, String> attributes, Map<S
         }
         if (maxReceiveCount != null && deadLetterQueue == null) {
             throw new IllegalArgumentException("queue " + name + ": maxReceiveCount needs deadLetterQueue");
+        }
+        if (account != null && !account.matches("\\d{12}")) {
+            throw new IllegalArgumentException("queue " + name + ": account must be 12 digits, got " + account);
         }
     }
 

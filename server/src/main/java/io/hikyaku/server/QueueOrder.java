@@ -19,8 +19,9 @@ final class QueueOrder {
     static List<QueueDefinition> deadLetterQueuesFirst(List<QueueDefinition> queues) {
         Map<String, QueueDefinition> byName = new LinkedHashMap<>();
         for (QueueDefinition q : queues) {
-            if (byName.put(q.name(), q) != null) {
-                throw new IllegalArgumentException("queue " + q.name() + " is defined twice");
+            if (byName.put(key(q.account(), q.name()), q) != null) {
+                throw new IllegalArgumentException("queue " + q.name() + " is defined twice"
+                        + (q.account() == null ? "" : " in account " + q.account()));
             }
         }
         List<QueueDefinition> ordered = new ArrayList<>();
@@ -34,17 +35,23 @@ final class QueueOrder {
 
     private static void visit(QueueDefinition q, Map<String, QueueDefinition> byName, Set<String> done,
                               Map<String, Boolean> visiting, List<QueueDefinition> ordered) {
-        if (done.contains(q.name())) {
+        String key = key(q.account(), q.name());
+        if (done.contains(key)) {
             return;
         }
-        if (visiting.putIfAbsent(q.name(), true) != null) {
+        if (visiting.putIfAbsent(key, true) != null) {
             throw new IllegalArgumentException("dead-letter queues form a cycle through " + q.name());
         }
-        QueueDefinition dlq = q.deadLetterQueue() == null ? null : byName.get(q.deadLetterQueue());
+        QueueDefinition dlq = q.deadLetterQueue() == null ? null : byName.get(key(q.account(), q.deadLetterQueue()));
         if (dlq != null) {
             visit(dlq, byName, done, visiting, ordered); // a DLQ not in the list must already exist
         }
-        done.add(q.name());
+        done.add(key);
         ordered.add(q);
+    }
+
+    /** Queues are named per account (null = the default account). */
+    private static String key(String account, String name) {
+        return (account == null ? "" : account) + "/" + name;
     }
 }

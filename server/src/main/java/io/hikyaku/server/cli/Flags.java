@@ -42,6 +42,16 @@ final class Flags {
         return Option.builder().longOpt(name).hasArg().argName(label).desc(description).get();
     }
 
+    /** A long-only flag without a value, e.g. {@code --allow-unauthenticated}. */
+    static Option toggle(String name, String description) {
+        return Option.builder().longOpt(name).desc(description).get();
+    }
+
+    /** True when the value-less flag {@code name} was given. */
+    boolean has(String name) {
+        return parsed.hasOption(name);
+    }
+
     static Options of(Option... options) {
         Options all = new Options();
         for (Option o : options) {

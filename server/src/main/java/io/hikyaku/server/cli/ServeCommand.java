@@ -4,9 +4,14 @@ import static io.hikyaku.server.cli.Flags.valued;
 
 import io.hikyaku.server.Cooldowns;
 import io.hikyaku.server.DurabilityMode;
+import io.hikyaku.identity.Identities;
+import io.hikyaku.identity.IdentitiesConfig;
 import io.hikyaku.server.HikyakuServer;
 import io.hikyaku.server.LogFormat;
 import io.hikyaku.server.logging.LogSetup;
+import io.hikyaku.server.SecurityConfig;
+import io.hikyaku.server.config.ConfigException;
+import io.hikyaku.server.config.SecuritySettings;
 import io.hikyaku.server.ServerConfig;
 import io.hikyaku.server.StorageMode;
 import io.hikyaku.server.config.ConfigFile;
@@ -37,7 +42,13 @@ final class ServeCommand implements Subcommand {
             valued("log-format", "FORMAT", "text or json: how log lines are written (default text; env HIKYAKU_LOG_FORMAT)."),
             valued("access-log", "ON_OFF", "on: one log line per request (default off; env HIKYAKU_ACCESS_LOG)."),
             valued("cooldowns", "MODE", "aws or off: off drops SQS's 60 s waits after PurgeQueue and DeleteQueue, "
-                    + "for test suites (default aws; env HIKYAKU_COOLDOWNS)."));
+                    + "for test suites (default aws; env HIKYAKU_COOLDOWNS)."),
+            valued("auth", "MODE", "none or sigv4 (default none; env HIKYAKU_AUTH). sigv4 verifies every signature "
+                    + "against the accounts of the config file."),
+            Flags.toggle("allow-unauthenticated", "Permit auth none on a non-loopback address (env HIKYAKU_ALLOW_UNAUTHENTICATED=true)."),
+            valued("tls-cert", "PEM", "Certificate chain for HTTPS (env HIKYAKU_TLS_CERT); needs --tls-key."),
+            valued("tls-key", "PEM", "PKCS#8 private key for HTTPS (env HIKYAKU_TLS_KEY)."),
+            valued("tls-port", "PORT", "Serve HTTPS on this second port and HTTP on --port (default: HTTPS on --port; env HIKYAKU_TLS_PORT)."));
 
     private final Map<String, String> env;
 
@@ -91,11 +102,38 @@ final class ServeCommand implements Subcommand {
         };
     }
 
+    /** The security settings {@code args}, the config file and the environment add up to, with the file's identities. */
+    SecurityConfig resolveSecurity(String... args) {
+        return resolveSecurity(Flags.parse(OPTIONS, args));
+    }
+
+    private SecurityConfig resolveSecurity(Flags flags) {
+        Path configFile = flags.path("config");
+        ConfigFile file = configFile == null ? ConfigFile.EMPTY : ConfigFile.load(configFile);
+        Identities identities;
+        try {
+            identities = new IdentitiesConfig(env::get).parse(file.accounts(), configFile == null ? "config" : configFile.toString());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage(), e);
+        }
+        SecuritySettings given = new SecuritySettings(SecuritySettings.auth("--auth", flags.string("auth")),
+                flags.has("allow-unauthenticated") ? Boolean.TRUE : null, flags.path("tls-cert"), flags.path("tls-key"),
+                flags.integer("tls-port"));
+        try {
+            SecurityConfig c = file.security().applyTo(SecurityConfig.defaults().withIdentities(identities));
+            c = SecuritySettings.fromEnvironment(env).applyTo(c);
+            return given.applyTo(c);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage(), e);
+        }
+    }
+
     @Override
     public int run(Flags flags, PrintWriter out) throws InterruptedException {
         ServerConfig config = resolveConfig(flags);
         LogSetup.apply(config.logFormat(), config.accessLog());
-        HikyakuServer server = HikyakuServer.start(config);
+        SecurityConfig security = resolveSecurity(flags);
+        HikyakuServer server = HikyakuServer.start(config, security);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             out.println("hikyaku stopping: answering parked long polls, finishing requests in flight");
             out.flush();
@@ -103,9 +141,11 @@ final class ServeCommand implements Subcommand {
             out.println("hikyaku stopped");
             out.flush();
         }, "hikyaku-shutdown"));
-        out.println("hikyaku " + Version.current() + " serving SQS at " + server.endpoint()
+        String https = server.tlsEndpoint() != null && !server.tlsEndpoint().equals(server.endpoint()) ? " and " + server.tlsEndpoint() : "";
+        out.println("hikyaku " + Version.current() + " serving SQS at " + server.endpoint() + https
                 + " (storage " + describeStorage(config) + ", account " + config.accountId() + ", region " + config.region()
-                + (config.cooldowns() == Cooldowns.OFF ? ", cooldowns off" : "") + ")");
+                + (config.cooldowns() == Cooldowns.OFF ? ", cooldowns off" : "")
+                + ", auth " + security.auth().name().toLowerCase(Locale.ROOT) + ")");
         out.flush();
         server.awaitTermination();
         return 0;

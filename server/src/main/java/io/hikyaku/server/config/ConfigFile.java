@@ -27,15 +27,23 @@ import org.yaml.snakeyaml.representer.Representer;
  *
  * @param settings the server section
  * @param queues   queues to create, in file order
+ * @param security the server section's security settings (auth, TLS)
+ * @param accounts the {@code accounts:} section as parsed YAML (read by the identity module), or null
  */
-public record ConfigFile(Settings settings, List<QueueDefinition> queues) {
+public record ConfigFile(Settings settings, List<QueueDefinition> queues, SecuritySettings security, Object accounts) {
 
     public static final ConfigFile EMPTY = new ConfigFile(Settings.NONE, List.of());
 
-    private static final Set<String> TOP_KEYS = Set.of("server", "queues");
+    private static final Set<String> TOP_KEYS = Set.of("server", "queues", "accounts");
     private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
-            "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog", "cooldowns");
-    private static final Set<String> QUEUE_KEYS = Set.of("name", "attributes", "tags", "deadLetterQueue", "maxReceiveCount");
+            "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog", "cooldowns",
+            "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort");
+    private static final Set<String> QUEUE_KEYS = Set.of("name", "attributes", "tags", "deadLetterQueue", "maxReceiveCount", "account");
+
+    /** A file with no security settings and no accounts. */
+    public ConfigFile(Settings settings, List<QueueDefinition> queues) {
+        this(settings, queues, SecuritySettings.NONE, null);
+    }
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public static ConfigFile load(Path file) {
@@ -77,7 +85,18 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues) {
                 queues.add(queue(source + ": queues[" + i + "]", map(source + ": queues[" + i + "]", list.get(i))));
             }
         }
-        return new ConfigFile(settings, queues);
+        SecuritySettings security = top.get("server") == null ? SecuritySettings.NONE
+                : securitySection(source + ": server", map(source + ": server", top.get("server")));
+        return new ConfigFile(settings, queues, security, top.get("accounts"));
+    }
+
+    private static SecuritySettings securitySection(String source, Map<String, Object> s) {
+        String cert = text(source, s, "tlsCert");
+        String key = text(source, s, "tlsKey");
+        return new SecuritySettings(SecuritySettings.auth(source + ".auth", text(source, s, "auth")),
+                SecuritySettings.bool(source + ".allowUnauthenticated", text(source, s, "allowUnauthenticated")),
+                cert == null ? null : Path.of(cert), key == null ? null : Path.of(key),
+                SettingValues.port(source + ".tlsPort", text(source, s, "tlsPort")));
     }
 
     private static Settings serverSection(String source, Map<String, Object> s) {
@@ -107,7 +126,8 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues) {
         try {
             return new QueueDefinition(name, attributes(source + ".attributes", q.get("attributes")),
                     stringMap(source + ".tags", q.get("tags")), text(source, q, "deadLetterQueue"),
-                    SettingValues.integer(source + ".maxReceiveCount", text(source, q, "maxReceiveCount")));
+                    SettingValues.integer(source + ".maxReceiveCount", text(source, q, "maxReceiveCount")),
+                    SettingValues.accountId(source + ".account", text(source, q, "account")));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(source + ": " + e.getMessage(), e);
         }

@@ -42,6 +42,11 @@ public final class CallContextFactory {
                 defaultAccount);
     }
 
+    /** The context of a call whose account authentication has decided (the principal's account). */
+    public CallContext create(HttpRequestData request, String requestId, String accountId) {
+        return new CallContext(accountId, region, baseUrlOf(request), request.header("x-amzn-trace-id"), requestId);
+    }
+
     /** Base URL used for calls that come from no request (queues created at start-up). */
     public String defaultBaseUrl() {
         return advertisedUrl != null ? advertisedUrl : fallbackBaseUrl();
@@ -65,7 +70,7 @@ public final class CallContextFactory {
         }
         String host = request.header("host");
         if (host != null && HOST_HEADER.matcher(host.trim()).matches()) {
-            return "http://" + host.trim();
+            return (request.secure() ? "https://" : "http://") + host.trim();
         }
         return fallbackBaseUrl();
     }

@@ -5,6 +5,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
 import java.time.Clock;
 
 /**
@@ -23,8 +24,16 @@ public final class HttpChannelInitializer extends ChannelInitializer<SocketChann
     private final ServerState state;
     private final Clock clock;
     private final int maxBodyBytes;
+    /** TLS for this listener, or null for plain HTTP. */
+    private final SslContext tls;
 
     public HttpChannelInitializer(RequestDispatcher dispatcher, ServerState state, Clock clock, int maxBodyBytes) {
+        this(dispatcher, state, clock, maxBodyBytes, null);
+    }
+
+    /** @param tls the TLS context of an HTTPS listener, or null for HTTP */
+    public HttpChannelInitializer(RequestDispatcher dispatcher, ServerState state, Clock clock, int maxBodyBytes, SslContext tls) {
+        this.tls = tls;
         this.dispatcher = dispatcher;
         this.state = state;
         this.clock = clock;
@@ -34,6 +43,9 @@ public final class HttpChannelInitializer extends ChannelInitializer<SocketChann
     @Override
     protected void initChannel(SocketChannel channel) {
         ChannelPipeline p = channel.pipeline();
+        if (tls != null) {
+            p.addLast("tls", tls.newHandler(channel.alloc()));
+        }
         p.addLast("http", new HttpServerCodec(new HttpDecoderConfig()
                 .setMaxInitialLineLength(MAX_INITIAL_LINE)
                 .setMaxHeaderSize(MAX_HEADER_BYTES)));

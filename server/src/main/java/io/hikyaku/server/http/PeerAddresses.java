@@ -16,6 +16,12 @@ final class PeerAddresses {
         return null;
     }
 
+    /** The peer's IP address as text (aws:SourceIp), or null when not an IP connection. */
+    static String sourceIp(Channel channel) {
+        return channel.remoteAddress() instanceof InetSocketAddress remote && remote.getAddress() != null
+                ? remote.getAddress().getHostAddress() : null;
+    }
+
     /**
      * True for a loopback peer, or a peer whose address is the one it connected to (a client on this
      * machine talking to a server bound to a specific non-loopback address).

@@ -6,7 +6,9 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -17,9 +19,18 @@ final class RequestConverter {
 
     /** @throws IllegalArgumentException for a request target that cannot be decoded */
     static HttpRequestData convert(FullHttpRequest request) {
+        return convert(request, null, false);
+    }
+
+    /**
+     * @param sourceIp the peer's address, or null
+     * @param secure   the connection is TLS
+     * @throws IllegalArgumentException for a request target that cannot be decoded
+     */
+    static HttpRequestData convert(FullHttpRequest request, String sourceIp, boolean secure) {
         HttpRequestData head = head(request);
         return new HttpRequestData(head.method(), head.path(), head.rawQuery(), head.headers(),
-                ByteBufUtil.getBytes(request.content()));
+                ByteBufUtil.getBytes(request.content()), head.rawPath(), head.headerLines(), sourceIp, secure);
     }
 
     /**
@@ -46,9 +57,12 @@ final class RequestConverter {
         // decodeComponent leaves '+' alone in paths only when told it is not a query part; paths keep '+'.
         String path = QueryStringDecoder.decodeComponent(rawPath.replace("+", "%2B"));
         Map<String, String> headers = new HashMap<>();
-        for (Map.Entry<String, String> h : request.headers()) {
-            headers.put(h.getKey().toLowerCase(Locale.ROOT), h.getValue());
+        List<Map.Entry<String, String>> lines = new ArrayList<>(request.headers().size());
+        for (Map.Entry<String, String> h : request.headers()) { // Netty iterates in arrival order
+            String name = h.getKey().toLowerCase(Locale.ROOT);
+            headers.put(name, h.getValue());
+            lines.add(Map.entry(name, h.getValue()));
         }
-        return new HttpRequestData(request.method().name(), path, rawQuery, headers, new byte[0]);
+        return new HttpRequestData(request.method().name(), path, rawQuery, headers, new byte[0], rawPath, lines, null, false);
     }
 }

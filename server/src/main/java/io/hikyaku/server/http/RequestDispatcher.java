@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import io.hikyaku.identity.RequestContext;
 import io.hikyaku.server.admin.AdminEndpoint;
 import io.hikyaku.cloudwatch.CloudWatch;
 import io.hikyaku.metrics.Exchange;
@@ -24,6 +25,7 @@ import io.hikyaku.metrics.HikyakuMetrics;
 import io.hikyaku.metrics.RequestObserver;
 import java.util.List;
 import io.hikyaku.console.ConsoleAssets;
+import io.hikyaku.server.auth.RequestAuthentication;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +55,8 @@ public final class RequestDispatcher {
     private CloudWatch cloudWatch;
     /** The web console's static files; its pages use the public API like any client. */
     private static final ConsoleAssets CONSOLE = new ConsoleAssets();
+    /** Authentication, STS and the account check; null = none at all (tests of the bare pipeline). */
+    private final RequestAuthentication authentication;
 
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving) {
         this(codec, service, contexts, serving, () -> null, null);
@@ -64,6 +68,13 @@ public final class RequestDispatcher {
      */
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving,
                              Supplier<String> storeProblem, AdminEndpoint admin) {
+        this(codec, service, contexts, serving, storeProblem, admin, null);
+    }
+
+    /** @param authentication authenticates each request and answers STS; null to trust every request */
+    public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving,
+                             Supplier<String> storeProblem, AdminEndpoint admin, RequestAuthentication authentication) {
+        this.authentication = authentication;
         this.codec = codec;
         this.service = service;
         this.contexts = contexts;
@@ -127,10 +138,23 @@ public final class RequestDispatcher {
             }
             return new InFlight(admin.handle(raw, fromThisHost), null);
         }
-        if (cloudWatch != null && cloudWatch.accepts(raw)) {
+        long start = System.nanoTime();
+        RequestContext caller = null;
+        if (authentication != null) {
+            RequestAuthentication.Outcome outcome;
+            try {
+                outcome = authentication.authenticate(raw, codec, requestId);
+            } catch (RuntimeException e) {
+                return done(internalError(raw, null, e, requestId));
+            }
+            if (outcome.response() != null) {
+                return done(outcome.response());
+            }
+            caller = outcome.context();
+        }
+        if (cloudWatch != null && cloudWatch.accepts(raw)) { // authenticated like any call when auth is on
             return done(cloudWatch.handle(raw, requestId));
         }
-        long start = System.nanoTime();
         ApiRequest decoded;
         try {
             decoded = codec.decode(raw);
@@ -142,7 +166,13 @@ public final class RequestDispatcher {
         Exchange exchange = exchange(start, requestId, decoded, raw, peer);
         CompletableFuture<ObjectNode> call;
         try {
-            CallContext context = contexts.create(raw, requestId);
+            CallContext context;
+            if (caller != null) {
+                authentication.authorize(caller, decoded);
+                context = contexts.create(raw, requestId, caller.principal().accountId());
+            } else {
+                context = contexts.create(raw, requestId);
+            }
             call = service.invoke(context, decoded);
             if (call == null) {
                 throw new IllegalStateException("service returned no future for " + decoded.action());

@@ -15,8 +15,10 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
+import javax.net.ssl.SSLException;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
@@ -69,7 +71,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         if (msg instanceof FullHttpRequest request) {
             try {
-                queue.add(pendingOf(request));
+                queue.add(pendingOf(request, ctx.channel()));
             } finally {
                 request.release();
             }
@@ -87,14 +89,15 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private static Pending pendingOf(FullHttpRequest request) {
+    private static Pending pendingOf(FullHttpRequest request, Channel channel) {
         DecoderResult result = request.decoderResult();
         if (result.isFailure()) {
             return new Pending(null, HttpVersion.HTTP_1_1, false, refusalFor(result.cause()));
         }
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         try {
-            return new Pending(RequestConverter.convert(request), request.protocolVersion(), keepAlive, null);
+            return new Pending(RequestConverter.convert(request, PeerAddresses.sourceIp(channel),
+                    channel.pipeline().get(SslHandler.class) != null), request.protocolVersion(), keepAlive, null);
         } catch (IllegalArgumentException e) {
             return new Pending(null, request.protocolVersion(), false,
                     NettyResponses.plain(HttpResponseStatus.BAD_REQUEST, "Bad request target"));
@@ -217,7 +220,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof IOException) {
+        if (cause instanceof IOException || cause.getCause() instanceof SSLException) { // incl. plain HTTP sent to a TLS port
             LOG.debug("Connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
         } else {
             LOG.warn("Connection {} failed", ctx.channel().remoteAddress(), cause);

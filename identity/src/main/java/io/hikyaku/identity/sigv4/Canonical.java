@@ -1,0 +1,220 @@
+package io.hikyaku.identity.sigv4;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The canonical request of SigV4, built from a request as received: method, canonical URI,
+ * canonical query string, canonical headers, signed headers, payload hash, one per line.
+ */
+public final class Canonical {
+
+    private Canonical() {}
+
+    /**
+     * The canonical request text.
+     *
+     * @param signedHeaders lower-case names, sorted, as the client listed them
+     * @param payloadHash   lower-hex SHA-256 of the body (or the x-amz-content-sha256 value)
+     * @param presigned     true to leave X-Amz-Signature out of the query
+     */
+    public static String request(SignedRequest request, List<String> signedHeaders, String payloadHash, boolean presigned) {
+        return request.method() + '\n'
+                + uri(request.rawPath()) + '\n'
+                + query(request.rawQuery(), presigned) + '\n'
+                + headers(request, signedHeaders) + '\n'
+                + String.join(";", signedHeaders) + '\n'
+                + payloadHash;
+    }
+
+    /**
+     * The canonical URI of a non-S3 service: dot segments removed, runs of '/' collapsed, a trailing
+     * '/' kept, then the (still percent-encoded) path encoded once more with '/' kept, as SDKs do
+     * ("double encoding"). An empty path is {@code /}.
+     */
+    public static String uri(String rawPath) {
+        String normalized = removeDotSegments(rawPath == null ? "" : rawPath);
+        return normalized.isEmpty() ? "/" : encode(normalized, true);
+    }
+
+    static String removeDotSegments(String path) {
+        if (path.isEmpty()) {
+            return "";
+        }
+        List<String> out = new ArrayList<>();
+        for (String segment : path.split("/", -1)) {
+            if (segment.isEmpty() || segment.equals(".")) {
+                continue;
+            }
+            if (segment.equals("..")) {
+                if (!out.isEmpty()) {
+                    out.remove(out.size() - 1);
+                }
+            } else {
+                out.add(segment);
+            }
+        }
+        String first = path.charAt(0) == '/' ? "/" : "";
+        String last = path.endsWith("/") && !out.isEmpty() ? "/" : "";
+        return first + String.join("/", out) + last;
+    }
+
+    /**
+     * The canonical query string: names and values decoded from the wire and encoded again the
+     * RFC 3986 way (unreserved characters kept, everything else {@code %XX} upper-case, space
+     * {@code %20}); sorted by name, then value; an absent value is {@code name=}.
+     */
+    public static String query(String rawQuery, boolean withoutSignature) {
+        if (rawQuery == null || rawQuery.isEmpty()) {
+            return "";
+        }
+        List<String[]> pairs = new ArrayList<>();
+        for (String pair : rawQuery.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String name = decode(eq < 0 ? pair : pair.substring(0, eq));
+            String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+            if (withoutSignature && name.equals("X-Amz-Signature")) {
+                continue;
+            }
+            pairs.add(new String[] {encode(name, false), encode(value, false)});
+        }
+        pairs.sort(Comparator.<String[], String>comparing(p -> p[0]).thenComparing(p -> p[1]));
+        StringBuilder out = new StringBuilder();
+        for (String[] p : pairs) {
+            if (out.length() > 0) {
+                out.append('&');
+            }
+            out.append(p[0]).append('=').append(p[1]);
+        }
+        return out.toString();
+    }
+
+    /**
+     * The canonical headers block: for each signed header, {@code name:value\n}, where the value is
+     * every received value of that header in arrival order, each trimmed with inner runs of
+     * whitespace collapsed to one space, joined with ','. Headers an HTTP stack consumes before the
+     * application sees them are re-derived as the client sent them (see {@link #derived}).
+     */
+    public static String headers(SignedRequest request, List<String> signedHeaders) {
+        StringBuilder out = new StringBuilder();
+        for (String name : signedHeaders) {
+            List<String> values = request.values(name);
+            if (values.isEmpty()) {
+                String derived = derived(request, name);
+                if (derived != null) {
+                    values = List.of(derived);
+                }
+            }
+            out.append(name).append(':');
+            for (int i = 0; i < values.size(); i++) {
+                if (i > 0) {
+                    out.append(',');
+                }
+                out.append(trimAll(values.get(i)));
+            }
+            out.append('\n');
+        }
+        return out.toString();
+    }
+
+    /**
+     * The value a signed header had on the wire when the HTTP layer has removed it: the body
+     * aggregator answers {@code Expect: 100-continue} and drops the header, and replaces
+     * {@code Transfer-Encoding: chunked} by a Content-Length.
+     */
+    static String derived(SignedRequest request, String name) {
+        return switch (name) {
+            case "expect" -> "100-continue";
+            case "transfer-encoding" -> "chunked";
+            case "content-length" -> Integer.toString(request.body().length);
+            default -> null;
+        };
+    }
+
+    /** Trims and collapses every run of whitespace (also folded line breaks) to one space. */
+    static String trimAll(String value) {
+        StringBuilder out = new StringBuilder(value.length());
+        boolean space = false;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0x0b) {
+                space = out.length() > 0;
+            } else {
+                if (space) {
+                    out.append(' ');
+                    space = false;
+                }
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    /** RFC 3986 encoding of UTF-8 bytes: A-Z a-z 0-9 - _ . ~ stay (and '/' if {@code keepSlash}). */
+    public static String encode(String text, boolean keepSlash) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        StringBuilder out = new StringBuilder(bytes.length + 8);
+        for (byte b : bytes) {
+            int c = b & 0xff;
+            if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+                    || c == '-' || c == '_' || c == '.' || c == '~' || (keepSlash && c == '/')) {
+                out.append((char) c);
+            } else {
+                out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
+            }
+        }
+        return out.toString();
+    }
+
+    /**
+     * Percent-decoding of a query component. '+' stays '+' (SDKs write a space as %20 and sign it
+     * so; a literal '+' is then signed as %2B). A malformed escape is kept as written.
+     */
+    static String decode(String text) {
+        if (text.indexOf('%') < 0) {
+            return text;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '%' && i + 2 < text.length()
+                    && Character.digit(text.charAt(i + 1), 16) >= 0 && Character.digit(text.charAt(i + 2), 16) >= 0) {
+                bytes.write(Character.digit(text.charAt(i + 1), 16) * 16 + Character.digit(text.charAt(i + 2), 16));
+                i += 2;
+            } else {
+                byte[] b = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
+                if (Character.isHighSurrogate(c) && i + 1 < text.length()) {
+                    b = text.substring(i, i + 2).getBytes(StandardCharsets.UTF_8);
+                    i++;
+                }
+                bytes.writeBytes(b);
+            }
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    /** The string to sign: algorithm, timestamp, scope, hex(sha256(canonical request)). */
+    public static String stringToSign(String amzDate, String scope, String canonicalRequest) {
+        return "AWS4-HMAC-SHA256\n" + amzDate + '\n' + scope + '\n' + Hashes.sha256Hex(canonicalRequest);
+    }
+
+    /** The SigV4 signing key: HMAC chain over date, region, service and "aws4_request". */
+    public static byte[] signingKey(String secret, String date, String region, String service) {
+        byte[] kDate = Hashes.hmac(("AWS4" + secret).getBytes(StandardCharsets.UTF_8), date);
+        byte[] kRegion = Hashes.hmac(kDate, region);
+        byte[] kService = Hashes.hmac(kRegion, service);
+        return Hashes.hmac(kService, "aws4_request");
+    }
+
+    /** lower-hex HMAC(signing key, string to sign). */
+    public static String signature(String secret, String date, String region, String service, String stringToSign) {
+        return Hashes.hex(Hashes.hmac(signingKey(secret, date, region, service), stringToSign));
+    }
+}

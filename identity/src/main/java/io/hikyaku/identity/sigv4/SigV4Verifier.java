@@ -1,0 +1,355 @@
+package io.hikyaku.identity.sigv4;
+
+import io.hikyaku.identity.Credential;
+import io.hikyaku.identity.Secret;
+import java.util.concurrent.ConcurrentHashMap;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Verifies AWS Signature Version 4, in the Authorization header or as presigned query parameters,
+ * the way AWS's front door does, in its order of checks: both forms given, parts missing, date
+ * format, the 15-minute window, host signed, algorithm, credential shape, scope, access key,
+ * signature (constant-time), security token. Each failure is an {@link AuthException} with AWS's
+ * code and text.
+ */
+public final class SigV4Verifier {
+
+    public static final String ALGORITHM = "AWS4-HMAC-SHA256";
+    /** How far a request's timestamp may be from the server's clock, either way. */
+    public static final Duration MAX_SKEW = Duration.ofMinutes(15);
+    /** Presigned validity bounds (X-Amz-Expires), as AWS: 1 second to 7 days. */
+    public static final long MAX_EXPIRES_SECONDS = 604_800;
+    /** The services this endpoint answers for; the scope decides which one a request is for. */
+    public static final Set<String> SERVICES = Set.of("sqs", "sts", "monitoring", "lambda"); // SQS, STS, the CloudWatch API, the Lambda mapping API
+
+    static final DateTimeFormatter BASIC = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
+    private static final Pattern BASIC_DATE = Pattern.compile("\\d{8}T\\d{6}Z");
+    private static final Pattern REGION = Pattern.compile("[a-z0-9-]{1,64}");
+    private static final String BOTH = "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP header.";
+    private static final DateTimeFormatter BASIC_LOCAL = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT);
+    /** Derived signing keys are cached: four of the five HMACs of a verification depend only on key, day, region and service. */
+    private static final int MAX_CACHED_SIGNING_KEYS = 10_000;
+
+    private final Clock clock;
+    private final CredentialLookup credentials;
+    private final ConcurrentHashMap<String, CachedKey> signingKeys = new ConcurrentHashMap<>();
+
+    /** A derived key and the secret it was derived from (a rotated secret makes the entry stale). */
+    private record CachedKey(Secret secret, byte[] key) {}
+
+    public SigV4Verifier(Clock clock, CredentialLookup credentials) {
+        this.clock = clock;
+        this.credentials = credentials;
+    }
+
+    /** The outcome of a verified request. */
+    public record Authenticated(Credential credential, String service, String region) {}
+
+    /**
+     * @return the verified credential, or null for a request that carries no signature at all (the
+     *         anonymous caller; what it may do is authorization's business)
+     * @throws AuthException for every request that tries to authenticate and fails
+     */
+    public Authenticated verify(SignedRequest request) {
+        QueryParams query = QueryParams.parse(request.rawQuery());
+        String authorization = request.header("authorization");
+        boolean presigned = query.has("X-Amz-Algorithm");
+        if (authorization != null && presigned) {
+            throw new AuthException(AuthError.SIGNATURE_DOES_NOT_MATCH, BOTH);
+        }
+        if (authorization == null && !presigned) {
+            if (SigV2.used(request, query)) {
+                throw new AuthException(AuthError.INVALID_SECURITY, AuthException.NOT_SIGV4);
+            }
+            return null;
+        }
+        SigV4Parts parts = presigned ? fromQuery(query, request) : fromHeader(authorization, request);
+        Instant date = parseDate(parts.amzDate());
+        checkTime(parts, date);
+        if (!parts.signedHeaders().contains("host")) {
+            throw new AuthException(AuthError.SIGNATURE_DOES_NOT_MATCH, "'Host' must be a 'SignedHeader' in the AWS Authorization.");
+        }
+        String[] scope = parts.credential().split("/", -1);
+        if (scope.length != 5) {
+            throw new AuthException(AuthError.INCOMPLETE_SIGNATURE, "Credential must have exactly 5 slash-delimited elements, "
+                    + "e.g. keyid/date/region/service/term, got '" + parts.credential() + "'");
+        }
+        checkScope(scope, parts.amzDate());
+        Credential credential = credentials.find(scope[0])
+                .orElseThrow(() -> new AuthException(AuthError.INVALID_CLIENT_TOKEN_ID, AuthException.INVALID_TOKEN));
+        String bodyHash = Hashes.sha256Hex(request.body());
+        String declaredHash = request.header("x-amz-content-sha256");
+        String payloadHash = declaredHash != null ? declaredHash.trim() : bodyHash;
+        String canonical = Canonical.request(request, parts.signedHeaders(), payloadHash, presigned);
+        String scopeText = scope[1] + "/" + scope[2] + "/" + scope[3] + "/" + scope[4];
+        String stringToSign = Canonical.stringToSign(parts.amzDate(), scopeText, canonical);
+        String expected = Hashes.hex(Hashes.hmac(signingKey(credential, scope), stringToSign));
+        if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
+                parts.signature().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII))
+                || !payloadHash.equals(bodyHash)) {
+            throw new AuthException(AuthError.SIGNATURE_DOES_NOT_MATCH, AuthException.BAD_SIGNATURE);
+        }
+        checkToken(credential, parts.securityToken());
+        return new Authenticated(credential, scope[3], scope[2]);
+    }
+
+    /**
+     * The service a signed request's credential scope names ({@code sqs}, {@code sts}, ...), read
+     * without verifying anything, for routing; null when the request is not SigV4-signed or the
+     * scope cannot be read.
+     */
+    public static String scopeService(SignedRequest request) {
+        String credential = null;
+        String authorization = request.header("authorization");
+        if (authorization != null) {
+            int at = authorization.indexOf("Credential=");
+            if (at >= 0) {
+                int end = at + "Credential=".length();
+                while (end < authorization.length() && authorization.charAt(end) != ',' && authorization.charAt(end) != ' ') {
+                    end++;
+                }
+                credential = authorization.substring(at + "Credential=".length(), end);
+            }
+        } else {
+            credential = QueryParams.parse(request.rawQuery()).first("X-Amz-Credential");
+        }
+        if (credential == null) {
+            return null;
+        }
+        String[] parts = credential.split("/", -1);
+        return parts.length == 5 ? parts[3] : null;
+    }
+
+    /** The access key id a request names (header or presigned query), unverified; null if none. */
+    public static String accessKeyId(SignedRequest request) {
+        String authorization = request.header("authorization");
+        String credential = null;
+        if (authorization != null) {
+            int at = authorization.indexOf("Credential=");
+            if (at >= 0) {
+                credential = authorization.substring(at + "Credential=".length());
+            }
+        } else {
+            credential = QueryParams.parse(request.rawQuery()).first("X-Amz-Credential");
+        }
+        if (credential == null) {
+            return null;
+        }
+        int end = 0;
+        while (end < credential.length() && "/, ".indexOf(credential.charAt(end)) < 0) {
+            end++;
+        }
+        return end == 0 ? null : credential.substring(0, end);
+    }
+
+    private SigV4Parts fromHeader(String authorization, SignedRequest request) {
+        String value = authorization.trim();
+        int space = value.indexOf(' ');
+        String algorithm = space < 0 ? value : value.substring(0, space);
+        if (algorithm.equals("AWS") || value.startsWith("AWS ")) {
+            throw new AuthException(AuthError.INVALID_SECURITY, AuthException.NOT_SIGV4);
+        }
+        String credential = null;
+        String signedHeaders = null;
+        String signature = null;
+        if (space > 0) {
+            for (String part : value.substring(space + 1).split(",")) {
+                String p = part.trim();
+                int eq = p.indexOf('=');
+                if (eq <= 0) {
+                    continue;
+                }
+                String k = p.substring(0, eq);
+                String v = p.substring(eq + 1).trim();
+                switch (k) {
+                    case "Credential" -> credential = v;
+                    case "SignedHeaders" -> signedHeaders = v;
+                    case "Signature" -> signature = v;
+                    default -> { }
+                }
+            }
+        }
+        String amzDate = request.header("x-amz-date");
+        String date = amzDate != null ? amzDate.trim() : fromHttpDate(request.header("date"));
+        StringBuilder missing = new StringBuilder();
+        if (credential == null || credential.isEmpty()) {
+            missing.append("Authorization header requires 'Credential' parameter. ");
+        }
+        if (signature == null || signature.isEmpty()) {
+            missing.append("Authorization header requires 'Signature' parameter. ");
+        }
+        if (signedHeaders == null || signedHeaders.isEmpty()) {
+            missing.append("Authorization header requires 'SignedHeaders' parameter. ");
+        }
+        if (date == null) {
+            missing.append("Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ");
+        }
+        if (missing.length() > 0) {
+            throw new AuthException(AuthError.INCOMPLETE_SIGNATURE, missing + "Authorization=" + authorization);
+        }
+        if (!algorithm.equals(ALGORITHM)) {
+            throw new AuthException(AuthError.INCOMPLETE_SIGNATURE,
+                    "Unsupported AWS 'algorithm': '" + algorithm + "' (only AWS4-HMAC-SHA256 for now). ");
+        }
+        String token = request.header("x-amz-security-token");
+        return new SigV4Parts(false, credential, headerList(signedHeaders), signature, date, -1, token == null ? null : token.trim());
+    }
+
+    private SigV4Parts fromQuery(QueryParams query, SignedRequest request) {
+        StringBuilder missing = new StringBuilder();
+        for (String name : List.of("X-Amz-Credential", "X-Amz-Signature", "X-Amz-SignedHeaders", "X-Amz-Date", "X-Amz-Expires")) {
+            if (!query.has(name)) {
+                missing.append("AWS query-string parameters must include '").append(name).append("'. ");
+            }
+        }
+        if (missing.length() > 0) {
+            throw new AuthException(AuthError.INCOMPLETE_SIGNATURE, missing + "Re-examine the query-string parameters.");
+        }
+        String algorithm = query.first("X-Amz-Algorithm");
+        if (!ALGORITHM.equals(algorithm)) {
+            throw new AuthException(AuthError.INCOMPLETE_SIGNATURE,
+                    "Unsupported AWS 'algorithm': '" + algorithm + "' (only AWS4-HMAC-SHA256 for now). ");
+        }
+        String expiresText = query.first("X-Amz-Expires");
+        long expires;
+        try {
+            expires = Long.parseLong(expiresText);
+        } catch (NumberFormatException e) {
+            throw new AuthException(AuthError.INCOMPLETE_SIGNATURE, "X-Amz-Expires should be a number");
+        }
+        if (expires < 1) {
+            throw new AuthException(AuthError.INCOMPLETE_SIGNATURE, "X-Amz-Expires must be 1 or more");
+        }
+        if (expires > MAX_EXPIRES_SECONDS) {
+            throw new AuthException(AuthError.INCOMPLETE_SIGNATURE, "X-Amz-Expires must be less than a week (in seconds) that is 604800");
+        }
+        String token = query.first("X-Amz-Security-Token");
+        if (token == null) {
+            token = request.header("x-amz-security-token");
+        }
+        return new SigV4Parts(true, query.first("X-Amz-Credential"), headerList(query.first("X-Amz-SignedHeaders")),
+                query.first("X-Amz-Signature"), query.first("X-Amz-Date"), expires, token);
+    }
+
+    private byte[] signingKey(Credential credential, String[] scope) {
+        String id = credential.accessKeyId() + '/' + scope[1] + '/' + scope[2] + '/' + scope[3];
+        CachedKey cached = signingKeys.get(id);
+        if (cached != null && cached.secret() == credential.secret()) {
+            return cached.key();
+        }
+        byte[] key = Canonical.signingKey(credential.secret().reveal(), scope[1], scope[2], scope[3]);
+        if (signingKeys.size() >= MAX_CACHED_SIGNING_KEYS) {
+            signingKeys.clear(); // a day's keys are few; a full cache means churn, so start over
+        }
+        signingKeys.put(id, new CachedKey(credential.secret(), key));
+        return key;
+    }
+
+    private static List<String> headerList(String signedHeaders) {
+        List<String> names = new ArrayList<>(Arrays.asList(signedHeaders.toLowerCase(Locale.ROOT).split(";")));
+        names.replaceAll(String::trim);
+        names.removeIf(String::isEmpty);
+        names.sort(null);
+        return names;
+    }
+
+    private static Instant parseDate(String amzDate) {
+        if (amzDate == null || !BASIC_DATE.matcher(amzDate).matches()) {
+            throw badDate(amzDate);
+        }
+        try {
+            return LocalDateTime.parse(amzDate, BASIC_LOCAL).toInstant(ZoneOffset.UTC);
+        } catch (DateTimeParseException e) {
+            throw badDate(amzDate);
+        }
+    }
+
+    private static AuthException badDate(String value) {
+        return new AuthException(AuthError.INCOMPLETE_SIGNATURE,
+                "Date must be in ISO-8601 'basic format'. Got '" + value + "'. See http://en.wikipedia.org/wiki/ISO_8601");
+    }
+
+    /** An HTTP {@code Date} header (RFC 1123) in the basic format, or null. */
+    private static String fromHttpDate(String date) {
+        if (date == null) {
+            return null;
+        }
+        try {
+            return BASIC.format(ZonedDateTime.parse(date.trim(), DateTimeFormatter.RFC_1123_DATE_TIME));
+        } catch (DateTimeParseException e) {
+            return date.trim();
+        }
+    }
+
+    /**
+     * The 15-minute window, both ways. A presigned request's own expiry (date + X-Amz-Expires) gets
+     * the same 15 minutes of grace, as AWS documents for pre-signed URLs ("more than 15 minutes
+     * after the request expiration date").
+     */
+    private void checkTime(SigV4Parts parts, Instant date) {
+        Instant now = clock.instant();
+        Instant expiresAt = parts.presigned() ? date.plusSeconds(parts.expiresSeconds()) : date;
+        Instant earliest = now.minus(MAX_SKEW);
+        if (expiresAt.isBefore(earliest)) {
+            throw new AuthException(AuthError.SIGNATURE_DOES_NOT_MATCH, "Signature expired: " + BASIC.format(expiresAt)
+                    + " is now earlier than " + BASIC.format(earliest) + " (" + BASIC.format(now) + " - 15 min.)");
+        }
+        Instant latest = now.plus(MAX_SKEW);
+        if (date.isAfter(latest)) {
+            throw new AuthException(AuthError.SIGNATURE_DOES_NOT_MATCH, "Signature not yet current: " + BASIC.format(date)
+                    + " is still later than " + BASIC.format(latest) + " (" + BASIC.format(now) + " + 15 min.)");
+        }
+    }
+
+    /** Region, service, terminator and date of the scope; AWS reports every mismatch in one message. */
+    private static void checkScope(String[] scope, String amzDate) {
+        StringBuilder problems = new StringBuilder();
+        if (!REGION.matcher(scope[2]).matches()) {
+            problems.append("Credential should be scoped to a valid region, not '").append(scope[2]).append("'. ");
+        }
+        if (!SERVICES.contains(scope[3])) {
+            problems.append("Credential should be scoped to correct service: 'sqs'. ");
+        }
+        if (!scope[4].equals("aws4_request")) {
+            problems.append("Credential should be scoped with a valid terminator: 'aws4_request', not '").append(scope[4]).append("'. ");
+        }
+        String day = amzDate.substring(0, 8);
+        if (!scope[1].equals(day)) {
+            problems.append("Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '")
+                    .append(scope[1]).append("' != '").append(day).append("', from '").append(amzDate).append("'.");
+        }
+        if (problems.length() > 0) {
+            throw new AuthException(AuthError.SIGNATURE_DOES_NOT_MATCH, problems.toString());
+        }
+    }
+
+    private void checkToken(Credential credential, String token) {
+        if (!credential.temporary()) {
+            if (token != null && !token.isEmpty()) {
+                throw new AuthException(AuthError.INVALID_CLIENT_TOKEN_ID, AuthException.INVALID_TOKEN);
+            }
+            return;
+        }
+        if (token == null || !credential.sessionToken().matches(token)) {
+            throw new AuthException(AuthError.INVALID_CLIENT_TOKEN_ID, AuthException.INVALID_TOKEN);
+        }
+        if (!clock.instant().isBefore(credential.expiration())) {
+            throw new AuthException(AuthError.EXPIRED_TOKEN, AuthException.EXPIRED_TOKEN);
+        }
+    }
+}

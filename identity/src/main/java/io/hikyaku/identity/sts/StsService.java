@@ -1,0 +1,224 @@
+package io.hikyaku.identity.sts;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hikyaku.identity.Credential;
+import io.hikyaku.identity.Identities;
+import io.hikyaku.identity.NewKeys;
+import io.hikyaku.identity.Principal;
+import io.hikyaku.identity.PrincipalType;
+import io.hikyaku.identity.Role;
+import io.hikyaku.identity.Secret;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The STS actions SDK credential chains and test fixtures call: GetCallerIdentity, AssumeRole and
+ * GetSessionToken (Query protocol, 2011-06-15). Minted credentials live in {@link Sessions}.
+ *
+ * <p>With {@code enforce} (auth sigv4) AssumeRole needs a configured role whose trust policy allows
+ * the caller and a caller allowed to call {@code sts:AssumeRole} ({@link TrustPolicyCheck}, the IAM
+ * policy evaluator); without it (auth none) any role ARN can be assumed, as
+ * emulators do, and the new credentials act in the ARN's account.
+ */
+public final class StsService {
+
+    public static final String VERSION = "2011-06-15";
+    private static final Pattern ROLE_ARN = Pattern.compile("arn:aws:iam::(\\d{12}):role/(?:[\\w+=,.@-]+/)*([\\w+=,.@-]{1,64})");
+    private static final Pattern SESSION_NAME = Pattern.compile("[\\w+=,.@-]*");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int MAX_SESSION_POLICY_CHARS = 2048;
+
+    private final Identities identities;
+    private final Sessions sessions;
+    private final NewKeys keys;
+    private final Clock clock;
+    private final boolean enforce;
+
+    public StsService(Identities identities, Sessions sessions, NewKeys keys, Clock clock, boolean enforce) {
+        this.identities = identities;
+        this.sessions = sessions;
+        this.keys = keys;
+        this.clock = clock;
+        this.enforce = enforce;
+    }
+
+    /** True for the actions this service answers. */
+    public static boolean isStsAction(String action) {
+        return action != null && (action.equals("GetCallerIdentity") || action.equals("AssumeRole") || action.equals("GetSessionToken"));
+    }
+
+    /**
+     * Runs {@code action} for {@code caller}.
+     *
+     * @return the result's members as XML (to go inside {@code <{action}Result>})
+     * @throws StsException with STS's code for every refusal
+     */
+    public String handle(String action, Map<String, String> params, Principal caller) {
+        return handle(action, params, caller, Map.of());
+    }
+
+    /**
+     * @param conditionKeys the request's global condition keys (aws:SourceIp, aws:SecureTransport,
+     *                      aws:CurrentTime, ...) for the trust policy's conditions
+     */
+    public String handle(String action, Map<String, String> params, Principal caller, Map<String, List<String>> conditionKeys) {
+        if (action == null || action.isEmpty()) {
+            throw new StsException("MissingAction", 400, "Missing Action");
+        }
+        if (enforce && caller.isAnonymous()) {
+            throw new StsException("MissingAuthenticationToken", 403, "Request is missing Authentication Token");
+        }
+        return switch (action) {
+            case "GetCallerIdentity" -> getCallerIdentity(caller);
+            case "AssumeRole" -> assumeRole(params, caller, conditionKeys);
+            case "GetSessionToken" -> getSessionToken(params, caller);
+            default -> throw new StsException("InvalidAction", 400, "Could not find operation " + action + " for version " + VERSION);
+        };
+    }
+
+    private static String getCallerIdentity(Principal caller) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("Arn", caller.arn());
+        m.put("UserId", caller.userId());
+        m.put("Account", caller.accountId());
+        return StsXml.elements(m);
+    }
+
+    private String assumeRole(Map<String, String> params, Principal caller, Map<String, List<String>> conditionKeys) {
+        String roleArn = params.get("RoleArn");
+        String sessionName = params.get("RoleSessionName");
+        if (roleArn == null) {
+            throw StsException.validation("1 validation error detected: Value null at 'roleArn' failed to satisfy constraint: Member must not be null");
+        }
+        if (sessionName == null) {
+            throw StsException.validation("1 validation error detected: Value null at 'roleSessionName' failed to satisfy constraint: Member must not be null");
+        }
+        if (roleArn.length() < 20 || roleArn.length() > 2048) {
+            throw StsException.validation("1 validation error detected: Value '" + roleArn + "' at 'roleArn' failed to satisfy constraint: "
+                    + "Member must have length " + (roleArn.length() < 20 ? "greater than or equal to 20" : "less than or equal to 2048"));
+        }
+        if (sessionName.length() < 2 || sessionName.length() > 64) {
+            throw StsException.validation("1 validation error detected: Value '" + sessionName + "' at 'roleSessionName' failed to satisfy constraint: "
+                    + "Member must have length " + (sessionName.length() < 2 ? "greater than or equal to 2" : "less than or equal to 64"));
+        }
+        if (!SESSION_NAME.matcher(sessionName).matches()) {
+            throw StsException.validation("1 validation error detected: Value '" + sessionName + "' at 'roleSessionName' failed to satisfy constraint: "
+                    + "Member must satisfy regular expression pattern: [\\w+=,.@-]*");
+        }
+        var arn = ROLE_ARN.matcher(roleArn);
+        if (!arn.matches()) {
+            throw StsException.validation(roleArn + " is invalid");
+        }
+        Optional<Role> configured = identities.role(roleArn);
+        Role role;
+        if (configured.isPresent()) {
+            role = configured.get();
+            String denial = enforce ? TrustPolicyCheck.denial(role, caller, conditionKeys) : null;
+            if (denial != null) {
+                throw StsException.accessDenied(denial);
+            }
+        } else if (enforce) {
+            throw notAuthorized(caller, roleArn);
+        } else {
+            role = new Role(arn.group(1), arn.group(2), null, null, Map.of(), 43200);
+        }
+        boolean chained = caller.type() == PrincipalType.ASSUMED_ROLE;
+        int duration = durationSeconds(params.get("DurationSeconds"), 900, 43200, 3600);
+        if (chained && duration > 3600 && params.get("DurationSeconds") != null) {
+            throw StsException.validation("The requested DurationSeconds exceeds the 1 hour session limit for roles assumed by role chaining.");
+        }
+        if (duration > role.maxSessionDurationSeconds()) {
+            throw StsException.validation("The requested DurationSeconds exceeds the MaxSessionDuration set for this role.");
+        }
+        String sessionPolicy = params.get("Policy");
+        Integer packedPercent = null;
+        if (sessionPolicy != null) {
+            try {
+                if (!JSON.readTree(sessionPolicy).isObject()) {
+                    throw new IOException("not an object");
+                }
+            } catch (IOException e) {
+                throw new StsException("MalformedPolicyDocument", 400, "The policy is not in the valid JSON format.");
+            }
+            if (sessionPolicy.length() > MAX_SESSION_POLICY_CHARS) {
+                throw new StsException("PackedPolicyTooLarge", 400, "Packed policy consumes more than 100% of the allotted space.");
+            }
+            packedPercent = Math.max(1, (int) Math.ceil(sessionPolicy.length() * 100.0 / MAX_SESSION_POLICY_CHARS));
+        }
+        String roleId = role.roleId() != null ? role.roleId() : io.hikyaku.identity.UniqueIds.role(role.accountId(), role.name());
+        String assumedArn = "arn:aws:sts::" + role.accountId() + ":assumed-role/" + role.name() + "/" + sessionName;
+        Principal session = new Principal(PrincipalType.ASSUMED_ROLE, role.accountId(), assumedArn, roleId + ":" + sessionName,
+                null, role.arn(), role.policies(), sessionPolicy);
+        Credential issued = issue(session, duration);
+        StringBuilder xml = new StringBuilder(credentialsXml(issued));
+        Map<String, String> user = new LinkedHashMap<>();
+        user.put("AssumedRoleId", session.userId());
+        user.put("Arn", assumedArn);
+        xml.append("<AssumedRoleUser>").append(StsXml.elements(user)).append("</AssumedRoleUser>");
+        if (packedPercent != null) {
+            xml.append("<PackedPolicySize>").append(packedPercent).append("</PackedPolicySize>");
+        }
+        return xml.toString();
+    }
+
+    private String getSessionToken(Map<String, String> params, Principal caller) {
+        if (caller.type() == PrincipalType.ASSUMED_ROLE) {
+            throw StsException.accessDenied("Cannot call GetSessionToken with session credentials");
+        }
+        boolean root = caller.type() == PrincipalType.ACCOUNT;
+        int duration = durationSeconds(params.get("DurationSeconds"), 900, root ? 3600 : 129600, root ? 3600 : 43200);
+        return credentialsXml(issue(caller, duration));
+    }
+
+    private Credential issue(Principal principal, int seconds) {
+        Instant expiration = clock.instant().truncatedTo(ChronoUnit.SECONDS).plusSeconds(seconds);
+        Credential c = new Credential(keys.temporaryKeyId(), new Secret(keys.secret()), principal, new Secret(keys.sessionToken()), expiration);
+        if (!sessions.add(c)) {
+            throw new StsException("LimitExceeded", 400, "Too many temporary credentials are active (at most " + Sessions.MAX_SESSIONS + ").");
+        }
+        return c;
+    }
+
+    private static String credentialsXml(Credential c) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("AccessKeyId", c.accessKeyId());
+        m.put("SecretAccessKey", c.secret().reveal());
+        m.put("SessionToken", c.sessionToken().reveal());
+        m.put("Expiration", DateTimeFormatter.ISO_INSTANT.format(c.expiration()));
+        return "<Credentials>" + StsXml.elements(m) + "</Credentials>";
+    }
+
+    private static int durationSeconds(String text, int min, int max, int absent) {
+        if (text == null) {
+            return absent;
+        }
+        int value;
+        try {
+            value = Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw StsException.validation("1 validation error detected: Value '" + text + "' at 'durationSeconds' failed to satisfy constraint: "
+                    + "Member must be a number");
+        }
+        if (value < min) {
+            throw StsException.validation("1 validation error detected: Value '" + value + "' at 'durationSeconds' failed to satisfy constraint: "
+                    + "Member must have value greater than or equal to " + min);
+        }
+        if (value > max) {
+            throw StsException.validation("1 validation error detected: Value '" + value + "' at 'durationSeconds' failed to satisfy constraint: "
+                    + "Member must have value less than or equal to " + max);
+        }
+        return value;
+    }
+
+    private static StsException notAuthorized(Principal caller, String roleArn) {
+        return StsException.accessDenied("User: " + caller.arn() + " is not authorized to perform: sts:AssumeRole on resource: " + roleArn);
+    }
+}

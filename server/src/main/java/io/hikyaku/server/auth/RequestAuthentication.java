@@ -1,0 +1,78 @@
+package io.hikyaku.server.auth;
+
+import io.hikyaku.identity.AuthMode;
+import io.hikyaku.identity.Authenticator;
+import io.hikyaku.identity.NewKeys;
+import io.hikyaku.identity.Principal;
+import io.hikyaku.identity.RequestContext;
+import io.hikyaku.identity.sigv4.AuthException;
+import io.hikyaku.identity.sigv4.SigV4Verifier;
+import io.hikyaku.identity.sigv4.SignedRequest;
+import io.hikyaku.identity.sts.Sessions;
+import io.hikyaku.identity.sts.StsService;
+import io.hikyaku.protocol.ApiException;
+import io.hikyaku.protocol.ApiRequest;
+import io.hikyaku.protocol.HttpRequestData;
+import io.hikyaku.protocol.HttpResponseData;
+import io.hikyaku.protocol.ProtocolCodec;
+import io.hikyaku.server.SecurityConfig;
+import java.time.Clock;
+
+/**
+ * The authenticate step of a request's path (decode -> authenticate -> authorize -> ...), at the
+ * HTTP boundary: verifies the request (or, with auth none, reads its key id), answers STS requests
+ * itself, and for SQS requests hands back the principal whose account the call acts in.
+ */
+public final class RequestAuthentication {
+
+    private final Authenticator authenticator;
+    private final StsEndpoint sts;
+    private final AccountIsolation isolation;
+    private final boolean enforce;
+    private final Clock clock;
+
+    public RequestAuthentication(SecurityConfig security, String defaultAccount, String region, Clock clock) {
+        Sessions sessions = new Sessions(clock);
+        this.enforce = security.auth() == AuthMode.SIGV4;
+        this.authenticator = new Authenticator(security.auth(), security.identities(), sessions, clock, defaultAccount);
+        this.sts = new StsEndpoint(new StsService(security.identities(), sessions, new NewKeys(), clock, enforce));
+        this.isolation = new AccountIsolation(region);
+        this.clock = clock;
+    }
+
+    /**
+     * Either the request context of an SQS call (who calls, from where, over what, when: what
+     * authorization decides on), or a response to send as it is (STS, or an authentication failure).
+     */
+    public record Outcome(RequestContext context, HttpResponseData response) {}
+
+    public Outcome authenticate(HttpRequestData raw, ProtocolCodec codec, String requestId) {
+        SignedRequest signed = SignedRequests.of(raw);
+        boolean forSts = StsEndpoint.isSts(raw, SigV4Verifier.scopeService(signed));
+        Principal principal;
+        try {
+            principal = authenticator.authenticate(signed).principal();
+        } catch (AuthException e) {
+            HttpResponseData refusal = forSts
+                    ? StsEndpoint.error(e.error().code(), e.error().status(), e.getMessage(), requestId)
+                    : codec.encodeError(raw, null, new ApiException(e.error().code(), e.getMessage()), requestId);
+            return new Outcome(null, refusal);
+        }
+        if (forSts) {
+            return new Outcome(null, sts.handle(raw, principal, requestId, clock.instant()));
+        }
+        return new Outcome(new RequestContext(principal, raw.sourceIp(), raw.secure(), clock.instant(), raw.header("user-agent")), null);
+    }
+
+    /**
+     * The authorize step, until policies are enforced: with auth sigv4 a principal acts only on its
+     * own account's queues; with auth none everything is allowed, as before.
+     *
+     * @throws ApiException AccessDenied
+     */
+    public void authorize(RequestContext context, ApiRequest request) {
+        if (enforce) {
+            isolation.check(context.principal(), request);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.hikyaku.server.config;
+
+import io.hikyaku.identity.AuthMode;
+import io.hikyaku.server.SecurityConfig;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Security settings from one source (config file {@code server:} section, environment or flags);
+ * null = not given there. Layered like {@link Settings}: defaults &lt; file &lt; environment &lt; flags.
+ */
+public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path tlsCert, Path tlsKey, Integer tlsPort) {
+
+    public static final SecuritySettings NONE = new SecuritySettings(null, null, null, null, null);
+
+    public SecurityConfig applyTo(SecurityConfig base) {
+        SecurityConfig c = base;
+        if (auth != null) c = c.withAuth(auth);
+        if (allowUnauthenticated != null) c = c.withAllowUnauthenticated(allowUnauthenticated);
+        if (tlsCert != null || tlsKey != null || tlsPort != null) {
+            c = c.withTls(tlsCert != null ? tlsCert : c.tlsCert(), tlsKey != null ? tlsKey : c.tlsKey(),
+                    tlsPort != null ? tlsPort : c.tlsPort());
+        }
+        return c;
+    }
+
+    /** {@code none} or {@code sigv4}, any case. */
+    public static AuthMode auth(String source, String text) {
+        if (text == null) {
+            return null;
+        }
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "none" -> AuthMode.NONE;
+            case "sigv4" -> AuthMode.SIGV4;
+            default -> throw new ConfigException(source + ": auth must be none or sigv4, got " + text);
+        };
+    }
+
+    /** {@code true} / {@code false}, any case. */
+    static Boolean bool(String source, String text) {
+        if (text == null) {
+            return null;
+        }
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new ConfigException(source + ": must be true or false, got " + text);
+        };
+    }
+
+    public static SecuritySettings fromEnvironment(java.util.Map<String, String> env) {
+        return new SecuritySettings(auth("HIKYAKU_AUTH", value(env, "HIKYAKU_AUTH")),
+                bool("HIKYAKU_ALLOW_UNAUTHENTICATED", value(env, "HIKYAKU_ALLOW_UNAUTHENTICATED")),
+                path(value(env, "HIKYAKU_TLS_CERT")), path(value(env, "HIKYAKU_TLS_KEY")),
+                SettingValues.port("HIKYAKU_TLS_PORT", value(env, "HIKYAKU_TLS_PORT")));
+    }
+
+    private static String value(java.util.Map<String, String> env, String name) {
+        String v = env.get(name);
+        return v == null || v.isEmpty() ? null : v;
+    }
+
+    private static Path path(String text) {
+        return text == null ? null : Path.of(text);
+    }
+}
