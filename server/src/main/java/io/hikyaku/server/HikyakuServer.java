@@ -14,6 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 import io.hikyaku.api.SqsServices;
 import io.hikyaku.protocol.ProtocolCodec;
+import io.hikyaku.push.FileMappingStore;
+import io.hikyaku.push.MappingStore;
+import io.hikyaku.push.PushService;
 import io.hikyaku.server.admin.AdminEndpoint;
 import io.hikyaku.server.admin.AdminFile;
 import io.hikyaku.server.http.CallContextFactory;
@@ -75,6 +78,7 @@ public final class HikyakuServer implements AutoCloseable {
     private AdminFile adminFile;
     private final HikyakuMetrics metrics;
     private final long startedNanos = System.nanoTime();
+    private volatile PushService push;
 
     private HikyakuServer(ServerConfig config, SqsService service, StoreHealth storeHealth, Backups backups, RocksDbStore rocks) {
         this.config = config;
@@ -134,6 +138,7 @@ public final class HikyakuServer implements AutoCloseable {
             // before the port answers at all, so no client ever sees QueueDoesNotExist for them.
             new QueueBootstrap(service, config.accountId(), config.region(), bootstrapBaseUrl(config))
                     .createAll(config.queues());
+            server.startPush();
             server.bind(codec);
             server.publishAdminFile();
             server.logStarted();
@@ -168,7 +173,7 @@ public final class HikyakuServer implements AutoCloseable {
             observers.add(new AccessLog());
         }
         RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving,
-                () -> health == null ? null : health.problem(), admin).observe(metrics, observers, Version.current());
+                () -> health == null ? null : health.problem(), admin, () -> push == null ? null : push.api()).observe(metrics, observers, Version.current());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
@@ -205,6 +210,20 @@ public final class HikyakuServer implements AutoCloseable {
                 storage, config.accountId(), config.region(), config.maxBodyBytes(),
                 config.logFormat().name().toLowerCase(java.util.Locale.ROOT), config.accessLog() ? "on" : "off",
                 config.queues().size(), endpoint());
+    }
+
+    /**
+     * Push delivery: the config file's functions and mappings plus those created through the Lambda API,
+     * kept in {@code <data dir>/event-source-mappings.json} (in memory only with storage memory).
+     */
+    private void startPush() {
+        MappingStore store = config.storage() == StorageMode.MEMORY ? MappingStore.inMemory() : new FileMappingStore(config.dataDir());
+        push = PushService.start(config.push(), service, store, config.clock(), config.region(), config.accountId());
+    }
+
+    /** Push delivery (event source mappings and their counters), or null before the server has started. */
+    public PushService push() {
+        return push;
     }
 
     /** Runs the idle-connection sweep now (tests advance the clock instead of waiting for the timer). */
@@ -275,6 +294,9 @@ public final class HikyakuServer implements AutoCloseable {
             }
             if (listener != null) {
                 listener.close().syncUninterruptibly();
+            }
+            if (push != null) {
+                push.close(); // pollers use the service: they stop (and their calls finish) before it stops
             }
             int inFlight = state.inFlight();
             // Parked long polls get their empty answer now instead of holding the stop up; the

@@ -1,5 +1,6 @@
 package io.hikyaku.server;
 
+import io.hikyaku.push.PushConfig;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -22,10 +23,12 @@ import java.util.Objects;
  * @param maxBodyBytes  largest accepted HTTP request body; larger ones are refused with 413
  * @param logFormat     log lines as text or JSON
  * @param accessLog     one log line per request (logger {@code hikyaku.access})
+ * @param push          functions and event source mappings for push delivery (docs/push-delivery.md)
  */
 public record ServerConfig(String host, int port, String accountId, String region, String advertisedUrl,
                            StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
-                           List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog) {
+                           List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog,
+                           PushConfig push) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 9324;
@@ -68,66 +71,71 @@ public record ServerConfig(String host, int port, String accountId, String regio
         if (maxBodyBytes < 1024) {
             throw new IllegalArgumentException("max body bytes must be at least 1024: " + maxBodyBytes);
         }
+        push = push == null ? PushConfig.NONE : push;
     }
 
     /** 127.0.0.1:9324, account 000000000000, us-east-1, RocksDB in ./data with fsync, system clock. */
     public static ServerConfig defaults() {
         return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_ACCOUNT_ID, DEFAULT_REGION, null,
                 StorageMode.ROCKSDB, DEFAULT_DATA_DIR, DurabilityMode.FSYNC, Clock.systemUTC(), List.of(),
-                DEFAULT_MAX_BODY_BYTES, LogFormat.TEXT, false);
+                DEFAULT_MAX_BODY_BYTES, LogFormat.TEXT, false, PushConfig.NONE);
     }
 
     public ServerConfig withHost(String value) {
-        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog);
+        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, push);
     }
 
     public ServerConfig withPort(int value) {
-        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog);
+        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, push);
     }
 
     public ServerConfig withAccountId(String value) {
-        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog);
+        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, push);
     }
 
     public ServerConfig withRegion(String value) {
-        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog);
+        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, push);
     }
 
     /** null means: build queue URLs from each request's Host header. */
     public ServerConfig withAdvertisedUrl(String value) {
-        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog);
+        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, push);
     }
 
     public ServerConfig withStorage(StorageMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, push);
     }
 
     public ServerConfig withDataDir(Path value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog, push);
     }
 
     public ServerConfig withDurability(DurabilityMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog, push);
     }
 
     public ServerConfig withClock(Clock value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog, push);
     }
 
     public ServerConfig withQueues(List<QueueDefinition> value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog, push);
     }
 
     public ServerConfig withMaxBodyBytes(int value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog, push);
     }
 
     public ServerConfig withLogFormat(LogFormat value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog, push);
     }
 
     public ServerConfig withAccessLog(boolean value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value, push);
+    }
+
+    public ServerConfig withPush(PushConfig value) {
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, value);
     }
 
     /** A queue URL is this plus {@code /account/name}: a query or fragment would end up in the middle of it. */

@@ -2,6 +2,7 @@ package io.hikyaku.server.config;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hikyaku.push.PushConfig;
 import io.hikyaku.server.QueueDefinition;
 import java.io.IOException;
 import java.io.Reader;
@@ -27,12 +28,13 @@ import org.yaml.snakeyaml.representer.Representer;
  *
  * @param settings the server section
  * @param queues   queues to create, in file order
+ * @param push     the {@code functions} and {@code eventSourceMappings} sections (push delivery)
  */
-public record ConfigFile(Settings settings, List<QueueDefinition> queues) {
+public record ConfigFile(Settings settings, List<QueueDefinition> queues, PushConfig push) {
 
-    public static final ConfigFile EMPTY = new ConfigFile(Settings.NONE, List.of());
+    public static final ConfigFile EMPTY = new ConfigFile(Settings.NONE, List.of(), PushConfig.NONE);
 
-    private static final Set<String> TOP_KEYS = Set.of("server", "queues");
+    private static final Set<String> TOP_KEYS = Set.of("server", "queues", "functions", "eventSourceMappings");
     private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
             "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog");
     private static final Set<String> QUEUE_KEYS = Set.of("name", "attributes", "tags", "deadLetterQueue", "maxReceiveCount");
@@ -77,7 +79,8 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues) {
                 queues.add(queue(source + ": queues[" + i + "]", map(source + ": queues[" + i + "]", list.get(i))));
             }
         }
-        return new ConfigFile(settings, queues);
+        PushConfig push = PushSection.parse(source, top.get("functions"), top.get("eventSourceMappings"));
+        return new ConfigFile(settings, queues, push);
     }
 
     private static Settings serverSection(String source, Map<String, Object> s) {

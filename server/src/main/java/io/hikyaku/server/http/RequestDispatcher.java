@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import io.hikyaku.push.LambdaApi;
 import io.hikyaku.server.admin.AdminEndpoint;
 import io.hikyaku.metrics.Exchange;
 import io.hikyaku.metrics.HikyakuMetrics;
@@ -47,6 +48,7 @@ public final class RequestDispatcher {
     private HikyakuMetrics metrics;
     private List<RequestObserver> observers = List.of();
     private String version = "unknown";
+    private final Supplier<LambdaApi> lambda;
 
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving) {
         this(codec, service, contexts, serving, () -> null, null);
@@ -58,6 +60,13 @@ public final class RequestDispatcher {
      */
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving,
                              Supplier<String> storeProblem, AdminEndpoint admin) {
+        this(codec, service, contexts, serving, storeProblem, admin, () -> null);
+    }
+
+    /** @param lambda the Lambda event-source-mapping API (push delivery), or a supplier of null while there is none */
+    public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving,
+                             Supplier<String> storeProblem, AdminEndpoint admin, Supplier<LambdaApi> lambda) {
+        this.lambda = lambda;
         this.codec = codec;
         this.service = service;
         this.contexts = contexts;
@@ -111,6 +120,14 @@ public final class RequestDispatcher {
                         "{\"error\":\"no admin endpoint (storage memory)\"}".getBytes(StandardCharsets.UTF_8)));
             }
             return new InFlight(admin.handle(raw, fromThisHost), null);
+        }
+        if (LambdaApi.handles(raw.path())) {
+            LambdaApi api = lambda.get();
+            if (api == null) {
+                return done(new HttpResponseData(503, Map.of("content-type", "application/json", "x-amzn-ErrorType", "ServiceException"),
+                        "{\"Type\":\"Service\",\"message\":\"push delivery is not running\"}".getBytes(StandardCharsets.UTF_8)));
+            }
+            return new InFlight(api.handle(raw, contexts.create(raw, requestId).accountId()), null);
         }
         long start = System.nanoTime();
         ApiRequest decoded;
