@@ -65,12 +65,24 @@ public abstract class PushTestBase {
     void startServer() throws Exception {
         clock = new MutableClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
         startServerOnly();
+        connect();
+    }
+
+    private void connect() {
         sqs = SqsClient.builder()
                 .endpointOverride(URI.create(endpoint))
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
                 .httpClient(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofSeconds(30)).build())
                 .build();
+    }
+
+    /** Stops the server and starts it again on the same storage (a new port). */
+    protected void restartServer() throws Exception {
+        sqs.close();
+        server.close();
+        startServerOnly();
+        connect();
     }
 
     protected void startServerOnly() throws Exception {
