@@ -4,8 +4,11 @@
 Usage: lambda_api_boto3.py ENDPOINT QUEUE_ARN SECOND_QUEUE_ARN FIFO_ARN SHORT_VISIBILITY_ARN
 Exits non-zero on the first failed check; prints {"checks": [...]} naming every check that passed.
 """
+import datetime
 import json
 import sys
+import urllib.error
+import urllib.request
 
 import boto3
 from botocore.exceptions import ClientError
@@ -14,6 +17,24 @@ endpoint, queue, queue2, fifo, short = sys.argv[1:6]
 lam = boto3.client("lambda", endpoint_url=endpoint, region_name="us-east-1",
                    aws_access_key_id="test", aws_secret_access_key="test")
 checks = []
+# Debian's boto3 (1.26) predates ScalingConfig (January 2023): with it, calls that need ScalingConfig are
+# sent as raw REST-JSON requests instead, and checked the same way.
+SCALING = "ScalingConfig" in lam.meta.service_model.operation_model("CreateEventSourceMapping").input_shape.members
+
+
+def year_of(timestamp):
+    """boto3 parses REST-JSON timestamps (epoch seconds) into datetimes; a raw answer has the number."""
+    return timestamp.year if hasattr(timestamp, "year") else datetime.datetime.fromtimestamp(timestamp).year
+
+
+def raw(method, path, body):
+    req = urllib.request.Request(endpoint + path, method=method, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req) as r:
+            return r.status, None, json.loads(r.read() or b"{}")
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("x-amzn-ErrorType"), json.loads(e.read() or b"{}")
 
 
 def check(name, condition, detail=None):
@@ -31,12 +52,16 @@ def error_of(call, **kwargs):
 
 
 pattern = json.dumps({"body": {"kind": ["order"]}})
-created = lam.create_event_source_mapping(
-    FunctionName="fn-a", EventSourceArn=queue, BatchSize=5, Enabled=True,
-    FunctionResponseTypes=["ReportBatchItemFailures"], ScalingConfig={"MaximumConcurrency": 4},
-    FilterCriteria={"Filters": [{"Pattern": pattern}]})
+params = dict(FunctionName="fn-a", EventSourceArn=queue, BatchSize=5, Enabled=True,
+              FunctionResponseTypes=["ReportBatchItemFailures"], ScalingConfig={"MaximumConcurrency": 4},
+              FilterCriteria={"Filters": [{"Pattern": pattern}]})
+if SCALING:
+    created = lam.create_event_source_mapping(**params)
+    status = created["ResponseMetadata"]["HTTPStatusCode"]
+else:
+    status, _, created = raw("POST", "/2015-03-31/event-source-mappings/", params)
 uuid = created["UUID"]
-check("create answers 202 Creating", created["ResponseMetadata"]["HTTPStatusCode"] == 202 and created["State"] == "Creating", created)
+check("create answers 202 Creating", status == 202 and created["State"] == "Creating", created)
 check("create echoes the settings", created["BatchSize"] == 5 and created["MaximumBatchingWindowInSeconds"] == 0
       and created["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
       and created["ScalingConfig"] == {"MaximumConcurrency": 4}
@@ -44,7 +69,7 @@ check("create echoes the settings", created["BatchSize"] == 5 and created["Maxim
       and created["FunctionArn"] == "arn:aws:lambda:us-east-1:000000000000:function:fn-a"
       and created["EventSourceArn"] == queue
       and created["EventSourceMappingArn"] == "arn:aws:lambda:us-east-1:000000000000:event-source-mapping:" + uuid
-      and created["LastModified"].year >= 2024, created)
+      and year_of(created["LastModified"]) >= 2024, created)
 
 got = lam.get_event_source_mapping(UUID=uuid)
 check("get shows Enabled", got["State"] == "Enabled" and got["StateTransitionReason"] == "USER_INITIATED", got)
@@ -63,8 +88,12 @@ check("enable answers Enabling", updated["State"] == "Enabling", updated)
 code, message, status = error_of(lam.update_event_source_mapping, UUID=uuid, BatchSize=20)
 check("batch over 10 needs a window", code == "InvalidParameterValueException" and status == 400 and message ==
       "Maximum batch window in seconds must be greater than 0 if maximum batch size is greater than 10", message)
-updated = lam.update_event_source_mapping(UUID=uuid, BatchSize=100, MaximumBatchingWindowInSeconds=5, ScalingConfig={},
-                                          FilterCriteria={})
+if SCALING:
+    updated = lam.update_event_source_mapping(UUID=uuid, BatchSize=100, MaximumBatchingWindowInSeconds=5, ScalingConfig={},
+                                              FilterCriteria={})
+else:
+    updated = raw("PUT", "/2015-03-31/event-source-mappings/" + uuid,
+                  dict(BatchSize=100, MaximumBatchingWindowInSeconds=5, ScalingConfig={}, FilterCriteria={}))[2]
 check("update with a window, clearing scaling and filters", updated["State"] == "Updating" and updated["BatchSize"] == 100
       and updated["MaximumBatchingWindowInSeconds"] == 5 and "ScalingConfig" not in updated and "FilterCriteria" not in updated,
       updated)
@@ -81,8 +110,13 @@ check("visibility shorter than the function timeout", code == "InvalidParameterV
 code, message, status = error_of(lam.create_event_source_mapping, FunctionName="fn-a", EventSourceArn=fifo,
                                  MaximumBatchingWindowInSeconds=5)
 check("no batching window on FIFO", code == "InvalidParameterValueException" and message == "Batching window is not supported for FIFO queues", message)
-code, message, status = error_of(lam.create_event_source_mapping, FunctionName="fn-a", EventSourceArn=queue2,
-                                 ScalingConfig={"MaximumConcurrency": 1001})
+if SCALING:
+    code, message, status = error_of(lam.create_event_source_mapping, FunctionName="fn-a", EventSourceArn=queue2,
+                                     ScalingConfig={"MaximumConcurrency": 1001})
+else:
+    status, code, body = raw("POST", "/2015-03-31/event-source-mappings/",
+                             dict(FunctionName="fn-a", EventSourceArn=queue2, ScalingConfig={"MaximumConcurrency": 1001}))
+    message = body["message"]
 check("maximum concurrency over 1000", code == "ValidationException" and "scalingConfig.maximumConcurrency" in message, message)
 code, message, status = error_of(lam.create_event_source_mapping, FunctionName="fn-a", EventSourceArn=queue2,
                                  FilterCriteria={"Filters": [{"Pattern": "{\"body\": \"not a list\"}"}]})
