@@ -130,9 +130,18 @@ public abstract class PushTestBase {
     public record LambdaResponse(int status, String errorType, JsonNode body) {}
 
     protected LambdaResponse lambda(String method, String path, String body) throws Exception {
+        return lambdaAs(null, method, path, body);
+    }
+
+    /** As {@link #lambda}, signed (in form only) with access key {@code accessKey}: a 12-digit key selects that account. */
+    protected LambdaResponse lambdaAs(String accessKey, String method, String path, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(endpoint + path))
                 .header("Content-Type", "application/json")
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (accessKey != null) {
+            b.header("Authorization", "AWS4-HMAC-SHA256 Credential=" + accessKey
+                    + "/20260101/us-east-1/lambda/aws4_request, SignedHeaders=host, Signature=0");
+        }
         HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
         return new LambdaResponse(r.statusCode(), r.headers().firstValue("x-amzn-ErrorType").orElse(null),
                 r.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(r.body()));
