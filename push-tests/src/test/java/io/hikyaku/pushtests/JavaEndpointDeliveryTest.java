@@ -325,6 +325,32 @@ class JavaEndpointDeliveryTest extends PushTestBase {
     }
 
     @Test
+    void aBatchingWindowGathersBatchesLargerThanOneReceiveUntilFullOrTheWindowEnds() throws Exception {
+        java.handler(e -> null);
+        String name = uniqueName("window");
+        String url = createQueue(name, Map.of());
+        for (int i = 0; i < 3; i++) {
+            int base = i * 10;
+            sqs.sendMessageBatch(b -> b.queueUrl(url).entries(IntStream.range(0, 10)
+                    .mapToObj(j -> SendMessageBatchRequestEntry.builder().id("e" + j).messageBody("w" + (base + j)).build()).toList()));
+        }
+        String uuid = mapping("java-fn", name, ",\"BatchSize\":25,\"MaximumBatchingWindowInSeconds\":5");
+        try {
+            await("a full batch of 25 gathered from three receives", WAIT, () -> java.invocationsFor(arn(name)).size() == 1);
+            assertThat(java.invocationsFor(arn(name)).get(0)).hasSize(25);
+            // the first 25 are deleted; the other 5 wait for the window (on the server's clock) to end
+            await("the full batch deleted", WAIT, () -> depth(url) == 5);
+            assertThat(java.invocationsFor(arn(name))).hasSize(1);
+            advance(Duration.ofSeconds(6));
+            await("the window ended", WAIT, () -> java.invocationsFor(arn(name)).size() == 2);
+            assertThat(java.invocationsFor(arn(name)).get(1)).hasSize(5);
+            await("all deleted", WAIT, () -> depth(url) == 0);
+        } finally {
+            deleteMapping(uuid);
+        }
+    }
+
+    @Test
     void signedCallsVerifyWithTheSharedSecret() throws Exception {
         signed.handler(e -> null);
         String name = uniqueName("signed");
