@@ -181,7 +181,11 @@ final class MappingRunner {
         }
         if (!filteredOut.isEmpty()) {
             counters.filtered.addAndGet(filteredOut.size());
-            queues.delete(mapping.queue(), filteredOut);
+            queues.delete(mapping.queue(), filteredOut).whenComplete((refused, e) -> {
+                if (e != null) {
+                    note("deleting messages that matched no filter failed: " + unwrap(e).getMessage());
+                }
+            });
         }
         List<List<ObjectNode>> batches = mapping.fifo() ? byGroup(passed) : passed.isEmpty() ? List.of() : List.of(passed);
         List<CompletableFuture<Boolean>> calls = new ArrayList<>();
