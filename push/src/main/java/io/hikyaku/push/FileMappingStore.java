@@ -32,6 +32,22 @@ public final class FileMappingStore implements MappingStore {
         this.file = dataDir.resolve(FILE_NAME);
     }
 
+    /**
+     * Copies the mappings file of {@code dataDir}, if there is one, into {@code backupDir} (a backup of
+     * the data directory). The file is only ever replaced by a rename, so the copy is one whole version.
+     */
+    public static void copyInto(Path dataDir, Path backupDir) {
+        Path source = dataDir.resolve(FILE_NAME);
+        if (!Files.exists(source)) {
+            return;
+        }
+        try {
+            Files.copy(source, backupDir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot copy " + source + " into " + backupDir + ": " + e.getMessage(), e);
+        }
+    }
+
     @Override
     public List<EventSourceMapping> load() {
         if (!Files.exists(file)) {

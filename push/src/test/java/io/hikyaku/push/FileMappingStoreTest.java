@@ -37,4 +37,13 @@ class FileMappingStoreTest {
         store.save(List.of());
         assertThat(store.load()).isEmpty();
     }
+
+    @Test
+    void aBackupCopyHoldsTheSameMappings(@TempDir Path backup) throws Exception {
+        FileMappingStore.copyInto(dir, backup); // nothing stored yet: nothing to copy
+        assertThat(new FileMappingStore(backup).load()).isEmpty();
+        new FileMappingStore(dir).save(List.of(mapping("a", true)));
+        FileMappingStore.copyInto(dir, backup);
+        assertThat(new FileMappingStore(backup).load()).extracting(EventSourceMapping::uuid).containsExactly("a");
+    }
 }

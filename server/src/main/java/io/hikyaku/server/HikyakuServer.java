@@ -122,7 +122,11 @@ public final class HikyakuServer implements AutoCloseable {
             store.health().close();
             throw e;
         }
-        return start(config, Codecs.standard(), service, store.health(), store.backups(), store.rocks());
+        Backups backups = store.backups() == null ? null : target -> {
+            store.backups().checkpoint(target);
+            FileMappingStore.copyInto(config.dataDir(), target); // push delivery's mappings live beside the store
+        };
+        return start(config, Codecs.standard(), service, store.health(), backups, store.rocks());
     }
 
     /** Starts serving {@code service} (which the server then owns and closes) through {@code codec}. */
