@@ -161,7 +161,7 @@ final class MappingRunner {
             } else if (ok) {
                 succeeded(g.full);
             } else {
-                failed(null);
+                scaleDownOrContinue(); // the failed invocation already started the pause
             }
         }, work);
     }
@@ -225,6 +225,7 @@ final class MappingRunner {
         return invoker.invoke(function, mapping.uuid(), event).thenComposeAsync(result -> {
             counters.concurrency.decrementAndGet();
             if (!result.ok()) {
+                backoff.fail(clock.millis()); // before the counter: whoever sees the error sees the pause too
                 counters.errors.incrementAndGet();
                 note("invocation of " + function.name() + " failed (" + result.describe() + "); " + batch.size()
                         + " message(s) return after the visibility timeout");
@@ -232,6 +233,7 @@ final class MappingRunner {
             }
             BatchOutcome outcome = BatchOutcome.of2xx(result.body(), mapping.reportBatchItemFailures(), ids);
             if (outcome.allFailed()) {
+                backoff.fail(clock.millis());
                 counters.errors.incrementAndGet();
                 note("batch response of " + function.name() + " treated as a complete failure: " + outcome.reason());
                 return CompletableFuture.completedFuture(false);
@@ -277,19 +279,22 @@ final class MappingRunner {
         cycle();
     }
 
+    /** A receive failed (or an internal error): pause, then continue with fewer pollers. */
     private void failed(String why) {
-        long pause = backoff.fail(clock.millis());
-        if (why != null) {
-            note(why);
-        }
+        backoff.fail(clock.millis());
+        note(why);
+        scaleDownOrContinue();
+    }
+
+    /** After a failure: an extra poller stops (a failing endpoint gets fewer callers); the last one goes on after the pause. */
+    private void scaleDownOrContinue() {
         synchronized (this) {
             if (pollers > 1 && !stopped) {
                 pollers--;
                 counters.pollers.set(pollers);
-                return; // a failing endpoint gets fewer callers, not more
+                return;
             }
         }
-        LOG.debug("{}: pausing {} ms", mapping.uuid(), pause);
         cycle();
     }
 
