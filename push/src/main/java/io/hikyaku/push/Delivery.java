@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Delivery implements AutoCloseable {
 
     private final QueueClient queues;
-    private final FunctionInvoker invoker;
+    private FunctionInvoker invoker; // created with the first running mapping (its client has a thread); guarded by this
     private final Clock clock;
     private final ScheduledExecutorService scheduler;
     private final ExecutorService work;
@@ -30,7 +30,6 @@ final class Delivery implements AutoCloseable {
     Delivery(QueueClient queues, Clock clock) {
         this.queues = queues;
         this.clock = clock;
-        this.invoker = new FunctionInvoker(clock);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(daemon("hikyaku-push-timer"));
         this.work = Executors.newFixedThreadPool(2, daemon("hikyaku-push"));
     }
@@ -45,10 +44,17 @@ final class Delivery implements AutoCloseable {
             old.stop();
         }
         if (mapping.enabled()) {
-            MappingRunner runner = new MappingRunner(mapping, function, queues, invoker, scheduler, work, clock, c);
+            MappingRunner runner = new MappingRunner(mapping, function, queues, invoker(), scheduler, work, clock, c);
             runners.put(mapping.uuid(), runner);
             runner.start();
         }
+    }
+
+    private synchronized FunctionInvoker invoker() {
+        if (invoker == null) {
+            invoker = new FunctionInvoker(clock);
+        }
+        return invoker;
     }
 
     void remove(String uuid) {
@@ -88,7 +94,11 @@ final class Delivery implements AutoCloseable {
         stopAll(5_000);
         scheduler.shutdownNow();
         work.shutdownNow();
-        invoker.close();
+        synchronized (this) {
+            if (invoker != null) {
+                invoker.close();
+            }
+        }
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {
