@@ -15,6 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import io.hikyaku.api.SqsServices;
 import io.hikyaku.protocol.ProtocolCodec;
+import io.hikyaku.push.FileMappingStore;
+import io.hikyaku.push.MappingStore;
+import io.hikyaku.push.PushService;
 import io.hikyaku.server.admin.AdminEndpoint;
 import io.hikyaku.server.admin.AdminFile;
 import io.hikyaku.server.auth.RequestAuthentication;
@@ -86,6 +89,7 @@ public final class HikyakuServer implements AutoCloseable {
     /** The CloudWatch API and its metric history; null when the service offers no view of its queues. */
     private final CloudWatch cloudWatch;
     private final long startedNanos = System.nanoTime();
+    private volatile PushService push;
 
     private HikyakuServer(ServerConfig config, SecurityConfig security, SqsService service, StoreHealth storeHealth, Backups backups,
                           RocksDbStore rocks) {
@@ -151,7 +155,11 @@ public final class HikyakuServer implements AutoCloseable {
             store.health().close();
             throw e;
         }
-        return start(config, security, Codecs.standard(), service, store.health(), store.backups(), store.rocks());
+        Backups backups = store.backups() == null ? null : target -> {
+            store.backups().checkpoint(target);
+            FileMappingStore.copyInto(config.dataDir(), target); // push delivery's mappings live beside the store
+        };
+        return start(config, security, Codecs.standard(), service, store.health(), backups, store.rocks());
     }
 
     /** Starts serving {@code service} (which the server then owns and closes) through {@code codec}. */
@@ -167,6 +175,7 @@ public final class HikyakuServer implements AutoCloseable {
             // before the port answers at all, so no client ever sees QueueDoesNotExist for them.
             new QueueBootstrap(service, config.accountId(), config.region(), bootstrapBaseUrl(config))
                     .createAll(config.queues());
+            server.startPush();
             server.bind(codec);
             if (server.cloudWatch != null) {
                 server.cloudWatch.start();
@@ -210,7 +219,8 @@ public final class HikyakuServer implements AutoCloseable {
                 : new RequestAuthentication(security, config.accountId(), config.region(), config.clock());
         RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving,
                 () -> health == null ? null : health.problem(), admin, authentication).observe(metrics, observers, Version.current())
-                .cloudWatch(cloudWatch);
+                .cloudWatch(cloudWatch)
+                .lambda(() -> push == null ? null : push.api());
         SslContext tls = security != null && security.tls() ? Tls.serverContext(security.tlsCert(), security.tlsKey()) : null;
         boolean tlsOnMainPort = tls != null && security.tlsPort() == null;
         listener = listen(dispatcher, tlsOnMainPort ? tls : null, config.port());
@@ -259,6 +269,20 @@ public final class HikyakuServer implements AutoCloseable {
                 storage, config.accountId(), config.region(), config.maxBodyBytes(),
                 config.logFormat().name().toLowerCase(java.util.Locale.ROOT), config.accessLog() ? "on" : "off",
                 config.queues().size(), endpoint());
+    }
+
+    /**
+     * Push delivery: the config file's functions and mappings plus those created through the Lambda API,
+     * kept in {@code <data dir>/event-source-mappings.json} (in memory only with storage memory).
+     */
+    private void startPush() {
+        MappingStore store = config.storage() == StorageMode.MEMORY ? MappingStore.inMemory() : new FileMappingStore(config.dataDir());
+        push = PushService.start(config.push(), service, store, config.clock(), config.region(), config.accountId());
+    }
+
+    /** Push delivery (event source mappings and their counters), or null before the server has started. */
+    public PushService push() {
+        return push;
     }
 
     /** Runs the idle-connection sweep now (tests advance the clock instead of waiting for the timer). */
@@ -355,6 +379,10 @@ public final class HikyakuServer implements AutoCloseable {
                 LOG.info("Stopping: {} request(s) in flight, {} parked long poll(s) answered empty", inFlight, answered);
             } catch (RuntimeException e) {
                 LOG.warn("Answering the parked long polls failed; they end when the service closes", e);
+            }
+            if (push != null) {
+                push.close(); // pollers use the service: they stop (and their calls finish) before it stops;
+                // after beginStop, so a poller parked in a long poll has had its answer
             }
             awaitInFlight();
             if (adminWorker != null) {

@@ -72,6 +72,7 @@ final class BackupCommand implements Subcommand {
         }
         try {
             RocksDbStore.backup(data, to);
+            io.hikyaku.push.FileMappingStore.copyInto(data, to);
         } catch (RuntimeException e) {
             throw unreachable == null ? e : new IllegalStateException(e.getMessage() + " (and its ADMIN file is stale: " + unreachable + ")", e);
         }

@@ -2,6 +2,7 @@ package io.hikyaku.server.config;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hikyaku.push.PushConfig;
 import io.hikyaku.server.QueueDefinition;
 import java.io.IOException;
 import java.io.Reader;
@@ -29,12 +30,14 @@ import org.yaml.snakeyaml.representer.Representer;
  * @param queues   queues to create, in file order
  * @param security the server section's security settings (auth, TLS)
  * @param accounts the {@code accounts:} section as parsed YAML (read by the identity module), or null
+ * @param push     the {@code functions} and {@code eventSourceMappings} sections (push delivery)
  */
-public record ConfigFile(Settings settings, List<QueueDefinition> queues, SecuritySettings security, Object accounts) {
+public record ConfigFile(Settings settings, List<QueueDefinition> queues, SecuritySettings security, Object accounts,
+                         PushConfig push) {
 
     public static final ConfigFile EMPTY = new ConfigFile(Settings.NONE, List.of());
 
-    private static final Set<String> TOP_KEYS = Set.of("server", "queues", "accounts");
+    private static final Set<String> TOP_KEYS = Set.of("server", "queues", "accounts", "functions", "eventSourceMappings");
     private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
             "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog", "cooldowns",
             "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort");
@@ -42,7 +45,7 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
 
     /** A file with no security settings and no accounts. */
     public ConfigFile(Settings settings, List<QueueDefinition> queues) {
-        this(settings, queues, SecuritySettings.NONE, null);
+        this(settings, queues, SecuritySettings.NONE, null, PushConfig.NONE);
     }
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -87,7 +90,8 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
         }
         SecuritySettings security = top.get("server") == null ? SecuritySettings.NONE
                 : securitySection(source + ": server", map(source + ": server", top.get("server")));
-        return new ConfigFile(settings, queues, security, top.get("accounts"));
+        PushConfig push = PushSection.parse(source, top.get("functions"), top.get("eventSourceMappings"));
+        return new ConfigFile(settings, queues, security, top.get("accounts"), push);
     }
 
     private static SecuritySettings securitySection(String source, Map<String, Object> s) {

@@ -9,7 +9,7 @@ public final class ConfigResolver {
 
     public static ServerConfig resolve(ServerConfig defaults, ConfigFile file, Settings environment, Settings flags) {
         try {
-            ServerConfig c = file.settings().applyTo(defaults).withQueues(file.queues());
+            ServerConfig c = file.settings().applyTo(defaults).withQueues(file.queues()).withPush(file.push());
             c = environment.applyTo(c);
             return flags.applyTo(c);
         } catch (IllegalArgumentException e) {

@@ -18,6 +18,7 @@ import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import io.hikyaku.identity.RequestContext;
+import io.hikyaku.push.LambdaApi;
 import io.hikyaku.server.admin.AdminEndpoint;
 import io.hikyaku.cloudwatch.CloudWatch;
 import io.hikyaku.metrics.Exchange;
@@ -57,6 +58,8 @@ public final class RequestDispatcher {
     private static final ConsoleAssets CONSOLE = new ConsoleAssets();
     /** Authentication, STS and the account check; null = none at all (tests of the bare pipeline). */
     private final RequestAuthentication authentication;
+    /** The Lambda event-source-mapping API (push delivery); supplies null while there is none. */
+    private Supplier<LambdaApi> lambda = () -> null;
 
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving) {
         this(codec, service, contexts, serving, () -> null, null);
@@ -91,6 +94,12 @@ public final class RequestDispatcher {
         this.metrics = metrics;
         this.observers = List.copyOf(observers);
         this.version = version;
+        return this;
+    }
+
+    /** Serves the Lambda mapping API (push delivery) through {@code lambda}. Call before serving. */
+    public RequestDispatcher lambda(Supplier<LambdaApi> lambda) {
+        this.lambda = lambda;
         return this;
     }
 
@@ -151,6 +160,15 @@ public final class RequestDispatcher {
                 return done(outcome.response());
             }
             caller = outcome.context();
+        }
+        if (LambdaApi.handles(raw.path())) { // authenticated like any call; acts in the caller's account
+            LambdaApi api = lambda.get();
+            if (api == null) {
+                return done(new HttpResponseData(503, Map.of("content-type", "application/json", "x-amzn-ErrorType", "ServiceException"),
+                        "{\"Type\":\"Service\",\"message\":\"push delivery is not running\"}".getBytes(StandardCharsets.UTF_8)));
+            }
+            return new InFlight(api.handle(raw, caller != null && caller.principal().accountId() != null
+                    ? caller.principal().accountId() : contexts.create(raw, requestId).accountId()), null);
         }
         if (cloudWatch != null && cloudWatch.accepts(raw)) { // authenticated like any call when auth is on
             return done(cloudWatch.handle(raw, requestId));

@@ -1,0 +1,94 @@
+package io.hikyaku.push;
+
+import io.hikyaku.api.SqsService;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Push delivery as a whole: the functions of the config file, the event source mappings (Lambda API,
+ * stored in a {@link MappingStore}) and their pollers, which use the SQS service in-process.
+ * {@link #close()} stops the pollers; it must run before the SQS service closes.
+ */
+public final class PushService implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PushService.class);
+    /** How often the per-mapping counters are logged (only mappings that did something). */
+    private static final long SUMMARY_SECONDS = 60;
+
+    private final Delivery delivery;
+    private final EventSourceMappings mappings;
+    private final ExecutorService apiExecutor;
+    private final LambdaApi api;
+    private final Map<String, Long> lastLogged = new HashMap<>();
+
+    private PushService(Delivery delivery, EventSourceMappings mappings, ExecutorService apiExecutor) {
+        this.delivery = delivery;
+        this.mappings = mappings;
+        this.apiExecutor = apiExecutor;
+        this.api = new LambdaApi(mappings, apiExecutor);
+    }
+
+    /**
+     * Loads the stored mappings, applies the config file's declared ones (in {@code defaultAccount}) and
+     * starts polling. A declared mapping that Lambda would refuse stops the start with its error.
+     */
+    public static PushService start(PushConfig config, SqsService sqs, MappingStore store, Clock clock, String region,
+                                    String defaultAccount) {
+        Functions functions = new Functions(config.functions(), region);
+        Delivery delivery = new Delivery(new QueueClient(sqs, region), clock);
+        ExecutorService apiExecutor = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "hikyaku-lambda-api");
+            t.setDaemon(true);
+            return t;
+        });
+        EventSourceMappings mappings = new EventSourceMappings(functions, store, new QueueClient(sqs, region), delivery, clock, region);
+        PushService service = new PushService(delivery, mappings, apiExecutor);
+        try {
+            mappings.loadAndStart();
+            for (DeclaredMapping d : config.mappings()) {
+                try {
+                    mappings.declare(defaultAccount, d);
+                } catch (LambdaException e) {
+                    throw new IllegalStateException("event source mapping of function " + d.request().path("FunctionName").asText()
+                            + (d.queueName() == null ? "" : " and queue " + d.queueName()) + ": " + e.errorType() + ": " + e.getMessage(), e);
+                }
+            }
+        } catch (RuntimeException e) {
+            service.close();
+            throw e;
+        }
+        delivery.scheduler().scheduleAtFixedRate(service::logSummary, SUMMARY_SECONDS, SUMMARY_SECONDS, TimeUnit.SECONDS);
+        return service;
+    }
+
+    public LambdaApi api() {
+        return api;
+    }
+
+    /** Every mapping's counters, for a metrics exporter. */
+    public Collection<MappingMetrics> metrics() {
+        return delivery.metrics();
+    }
+
+    private void logSummary() {
+        for (MappingMetrics m : delivery.metrics()) {
+            Long before = lastLogged.put(m.uuid(), m.invocations());
+            if (before == null || before != m.invocations()) {
+                LOG.info("{}", m);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        delivery.close();
+        apiExecutor.shutdownNow();
+    }
+}
