@@ -21,22 +21,32 @@ final class BodyCache {
         this.limit = limitBytes;
     }
 
-    /** Caches {@code sm} on {@code m} if the budget allows. */
-    void offer(Message m, StoredMessage sm) {
+    /** Caches {@code sm} on {@code m} if the budget allows; returns the charge taken (0: not cached). */
+    long offer(Message m, StoredMessage sm) {
         long charge = charge(sm);
         if (used + charge <= limit) {
             m.cached = sm;
             used += charge;
+            return charge;
         }
+        return 0;
     }
 
-    /** Forgets what {@code m} holds (delivered, deleted, moved, expired). */
-    void release(Message m) {
+    /** Forgets what {@code m} holds (delivered, deleted, moved, expired); returns the charge given back. */
+    long release(Message m) {
         StoredMessage sm = m.cached;
         if (sm != null) {
             m.cached = null;
-            used -= charge(sm);
+            long charge = charge(sm);
+            used -= charge;
+            return charge;
         }
+        return 0;
+    }
+
+    /** Gives back {@code bytes} of charge whose messages were dropped without a release (a purged queue's). */
+    void forget(long bytes) {
+        used -= bytes;
     }
 
     long usedBytes() {

@@ -18,6 +18,8 @@ public final class ErrorTypes {
     public static final String RESOURCE_NOT_FOUND = "ResourceNotFoundException";
     public static final String INVALID_MESSAGE_CONTENTS = "InvalidMessageContents";
     public static final String UNSUPPORTED_OPERATION = "UnsupportedOperation";
+    /** 403; the AWS SDKs retry it with backoff. */
+    public static final String REQUEST_THROTTLED = "RequestThrottled";
 
     public static final String NO_QUEUE_MESSAGE = "The specified queue does not exist.";
 }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
  * <pre>
  * META          "queue-ids"                        -> last queue id (i64)
  * META          's' queueId(8)                     -> reserved message seq upper bound (i64)
+ * META          'p' queueId(8)                     -> purge bound: messages below this seq were purged (i64)
  * QUEUES        queueId(8)                         -> queue record
  * MESSAGES      queueId(8) seq(8)                  -> immutable message (written once, deleted once)
  * MESSAGE_STATE queueId(8) seq(8)                  -> receive state (only after first receive)
@@ -26,6 +27,10 @@ final class Keys {
 
     static byte[] seqReservation(long queueId) {
         return ByteBuffer.allocate(9).put((byte) 's').putLong(queueId).array();
+    }
+
+    static byte[] purgeBound(long queueId) {
+        return ByteBuffer.allocate(9).put((byte) 'p').putLong(queueId).array();
     }
 
     static byte[] queue(long queueId) {

@@ -36,7 +36,15 @@ public final class QueueEngine {
     private final Store store;
     private final Receiver receiver;
     private final String defaultRegion;
-    final Registry queues = new Registry();
+    /** The bound on indexed messages and dedup entries (ENGINE.md "Memory"). */
+    final IndexBudget budget;
+    final Registry queues;
+    /** Spilled tails: messages stored but not indexed, paged in as heads drain. */
+    final Tails tails;
+    /** Store keys of purged and deleted queues, removed in chunks by the tick. */
+    final Cleanups cleanups;
+    /** Sends refused because the budget was used up (RequestThrottled), for the server's log. */
+    private long refusedSends;
     private final DeletedNames deletedNames = new DeletedNames();
     final MoveTasks tasks;
     /** Queues that gained visible messages outside tick (lazy timers, DLQ moves); tick reports them. */
@@ -53,7 +61,7 @@ public final class QueueEngine {
 
     /** Loads all state from {@code store}; {@code defaultRegion} is used when a command gives none. */
     public QueueEngine(Store store, String defaultRegion) {
-        this(store, defaultRegion, QueueState.INFLIGHT_LIMIT, Long.MIN_VALUE);
+        this(store, defaultRegion, QueueState.INFLIGHT_LIMIT, Long.MIN_VALUE, Long.MAX_VALUE);
     }
 
     /**
@@ -61,18 +69,31 @@ public final class QueueEngine {
      * delay or visibility ended by then come back visible directly (cheaper for big backlogs).
      */
     public QueueEngine(Store store, String defaultRegion, long loadedAt) {
-        this(store, defaultRegion, QueueState.INFLIGHT_LIMIT, loadedAt);
+        this(store, defaultRegion, QueueState.INFLIGHT_LIMIT, loadedAt, Long.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #QueueEngine(Store, String, long)} with an index budget: at most
+     * {@code maxIndexedMessages} messages (over all queues) are held in memory, the rest stay in
+     * the store and are paged in as queues drain (ENGINE.md "Memory").
+     */
+    public QueueEngine(Store store, String defaultRegion, long loadedAt, long maxIndexedMessages) {
+        this(store, defaultRegion, QueueState.INFLIGHT_LIMIT, loadedAt, maxIndexedMessages);
     }
 
     /** With another in-flight limit per queue (tests). */
     QueueEngine(Store store, String defaultRegion, int inflightLimit) {
-        this(store, defaultRegion, inflightLimit, Long.MIN_VALUE);
+        this(store, defaultRegion, inflightLimit, Long.MIN_VALUE, Long.MAX_VALUE);
     }
 
-    private QueueEngine(Store store, String defaultRegion, int inflightLimit, long loadedAt) {
+    QueueEngine(Store store, String defaultRegion, int inflightLimit, long loadedAt, long maxIndexedMessages) {
         this.receiver = new Receiver(this, inflightLimit);
         this.store = store;
         this.defaultRegion = defaultRegion;
+        this.budget = new IndexBudget(maxIndexedMessages);
+        this.queues = new Registry(budget);
+        this.tails = new Tails(store, budget);
+        this.cleanups = new Cleanups(store);
         this.tasks = new MoveTasks(this);
         this.appliedAt = loadedAt;
         new Loader(this, store, loadedAt).load();
@@ -103,6 +124,28 @@ public final class QueueEngine {
     /** Sets whether SQS's 60-second waits apply (default true); set once, before the first command. */
     public void cooldowns(boolean on) {
         this.cooldowns = on;
+    }
+
+    // ---- memory ----
+
+    /** The index budget: messages (and FIFO dedup entries) the engine holds in memory at most. */
+    public long indexBudget() {
+        return budget.limit;
+    }
+
+    /** Messages held in the in-memory index now, over all queues. */
+    public long indexedMessages() {
+        return budget.indexed;
+    }
+
+    /** Messages kept in the store only (spilled tails), counted as visible, paged in as queues drain. */
+    public long spilledMessages() {
+        return budget.spilled;
+    }
+
+    /** Sends refused with RequestThrottled since start because the budget was used up. */
+    public long refusedSends() {
+        return refusedSends;
     }
 
     // ---- loader hooks ----
@@ -184,29 +227,23 @@ public final class QueueEngine {
         return q == null ? null : q.info();
     }
 
+    /**
+     * DeleteQueue: the queue is gone at once; its messages' store keys are removed afterwards in
+     * chunks by the tick ({@link Cleanups}; the loader skips them meanwhile).
+     */
     public Durable<Void> deleteQueue(QueueRef queue, long now) {
         at(now);
         QueueState q = queues.require(queue);
         StoreBatch b = new StoreBatch();
-        dropAllMessages(q, b);
+        q.resetIndexes(b);
+        tails.forget(q);
+        cleanups.add(q.id, Long.MAX_VALUE);
         b.delete(Keyspace.QUEUES, Keys.queue(q.id));
         b.delete(Keyspace.META, Keys.seqReservation(q.id));
+        b.delete(Keyspace.META, Keys.purgeBound(q.id));
         queues.remove(q);
         deletedNames.deleted(q.accountId, q.name, now, b);
         return commit(b, null);
-    }
-
-    /** Removes every message, dedup and attempt entry of {@code q} (purge, delete). */
-    private void dropAllMessages(QueueState q, StoreBatch b) {
-        for (Message m : q.messages.values()) {
-            q.deleteMessage(m, b);
-        }
-        for (DedupEntry e : q.dedup.values()) {
-            q.removeDedup(e, b);
-        }
-        for (String a : new ArrayList<>(q.attempts.keySet())) {
-            q.removeAttempt(a, b);
-        }
     }
 
     /**
@@ -251,7 +288,7 @@ public final class QueueEngine {
         touch(q, now);
         boolean all = names.contains("All");
         Map<String, String> v = new TreeMap<>(q.settings.values);
-        v.put("ApproximateNumberOfMessages", Integer.toString(q.visible));
+        v.put("ApproximateNumberOfMessages", Long.toString(q.visibleCount()));
         v.put("ApproximateNumberOfMessagesNotVisible", Integer.toString(q.inflight));
         v.put("ApproximateNumberOfMessagesDelayed", Integer.toString(q.delayed));
         v.put("CreatedTimestamp", Long.toString(q.createdAt / 1000));
@@ -296,7 +333,7 @@ public final class QueueEngine {
         at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
-        return new QueueCounts(q.visible, q.inflight, q.delayed);
+        return new QueueCounts(q.visibleCount(), q.inflight, q.delayed);
     }
 
     public Durable<Void> tagQueue(QueueRef queue, Map<String, String> tags, long now) {
@@ -372,7 +409,13 @@ public final class QueueEngine {
                     "Only one PurgeQueue operation on " + q.name + " is allowed every 60 seconds.");
         }
         StoreBatch b = new StoreBatch();
-        dropAllMessages(q, b);
+        // Every message below this seq (indexed or spilled) is gone at once; the loader skips
+        // them and the tick removes their keys in chunks.
+        q.resetIndexes(b);
+        tails.forget(q);
+        q.purgedBelow = q.nextSeq;
+        b.put(Keyspace.META, Keys.purgeBound(q.id), Enc.version(1).i64(q.purgedBelow).done());
+        cleanups.add(q.id, q.purgedBelow);
         q.lastPurgeAt = now;
         q.writeRecord(b);
         return finish(q, b, null);
@@ -422,6 +465,7 @@ public final class QueueEngine {
         at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
+        checkRoom(q);
         StoreBatch b = new StoreBatch();
         SendResult r = sendOne(q, message, now, b, false);
         return finish(q, b, r);
@@ -447,6 +491,7 @@ public final class QueueEngine {
             }
         }
         touch(q, now);
+        checkRoom(q);
         StoreBatch b = new StoreBatch();
         List<BatchOutcome<SendResult>> out = new ArrayList<>();
         for (SendMessage m : messages) {
@@ -457,6 +502,23 @@ public final class QueueEngine {
             }
         }
         return finish(q, b, out);
+    }
+
+    /**
+     * Refuses a send with RequestThrottled (403; SDKs retry it) when memory would pass the budget:
+     * on a FIFO queue when the deduplication entries fill it, and on a store that keeps nothing on
+     * disk (a spilled tail would live on the heap just the same) when the index is full. A durable
+     * store spills instead. Receives and deletes are never refused, so the backlog drains.
+     */
+    private void checkRoom(QueueState q) {
+        if (q.fifo && budget.dedup >= budget.limit) {
+            refusedSends++;
+            throw new EngineException(ErrorTypes.REQUEST_THROTTLED, Texts.DEDUP_BUDGET_FULL);
+        }
+        if (store.isEphemeral() && !budget.admits(q)) {
+            refusedSends++;
+            throw new EngineException(ErrorTypes.REQUEST_THROTTLED, Texts.INDEX_BUDGET_FULL);
+        }
     }
 
     private SendResult sendOne(QueueState q, SendMessage m, long now, StoreBatch b, boolean inBatch) {
@@ -485,14 +547,22 @@ public final class QueueEngine {
         return new SendResult(m.messageId(), seqNo);
     }
 
-    /** Adds a stored message under {@code seq} to {@code q}, delayed or visible. */
+    /**
+     * Adds a stored message under {@code seq} to {@code q}, delayed or visible; returns its index
+     * entry, or null when it spilled (stored only, past the budget or behind an existing tail).
+     */
     Message insert(QueueState q, long seq, StoredMessage sm, long now, StoreBatch b) {
         b.put(Keyspace.MESSAGES, Keys.message(q.id, seq), sm.encode());
+        if (!budget.admits(q) && !store.isEphemeral()) {
+            q.spill(seq);
+            tails.register(q);
+            return null;
+        }
         Message m = new Message(seq, sm.groupId(), sm.sentAt());
         m.state = sm.availableAt() > now ? Message.State.DELAYED : Message.State.VISIBLE;
         m.visibleAt = sm.availableAt(); // delayed: until when; visible: since when
         q.add(m);
-        q.bodies.offer(m, sm);
+        q.cacheBody(m, sm);
         return m;
     }
 
@@ -525,11 +595,12 @@ public final class QueueEngine {
                 to.fifo ? SendRules.sequenceNumber(seq) : null, sourceArn, sm.bodyDigest());
         Message copy = insert(to, seq, moved, now, b);
         if (sourceArn != null && m.receiveCount > 0) {
-            copy.receiveCount = m.receiveCount;
-            copy.firstReceiveAt = m.firstReceiveAt;
-            copy.lastReceiveAt = m.lastReceiveAt;
-            // visibleAt is "visible since now" (set by insert): persisted as such, VISIBLE in memory
-            b.put(Keyspace.MESSAGE_STATE, Keys.message(to.id, seq), copy.encodeState());
+            Message state = copy != null ? copy : new Message(seq, null, 0); // spilled: the state is only stored
+            state.receiveCount = m.receiveCount;
+            state.firstReceiveAt = m.firstReceiveAt;
+            state.lastReceiveAt = m.lastReceiveAt;
+            state.visibleAt = now; // "visible since now" (insert set it so for an indexed copy): persisted as such
+            b.put(Keyspace.MESSAGE_STATE, Keys.message(to.id, seq), state.encodeState());
         }
         queues.reschedule(to);
         pendingWakeups.add(to.ref());
@@ -610,8 +681,9 @@ public final class QueueEngine {
         at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
+        tails.beginCommand();
         StoreBatch b = new StoreBatch();
-        deleteOne(q, receiptHandle, b);
+        deleteOne(q, receiptHandle, now, b);
         return finish(q, b, null);
     }
 
@@ -620,11 +692,12 @@ public final class QueueEngine {
         at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
+        tails.beginCommand();
         StoreBatch b = new StoreBatch();
         List<BatchOutcome<Void>> out = new ArrayList<>();
         for (String h : receiptHandles) {
             try {
-                deleteOne(q, h, b);
+                deleteOne(q, h, now, b);
                 out.add(new BatchOutcome<>(null, null));
             } catch (EngineException e) {
                 out.add(new BatchOutcome<>(null, e));
@@ -633,9 +706,13 @@ public final class QueueEngine {
         return finish(q, b, out);
     }
 
-    private void deleteOne(QueueState q, String receiptHandle, StoreBatch b) {
+    private void deleteOne(QueueState q, String receiptHandle, long now, StoreBatch b) {
         ReceiptHandle h = handleFor(q, receiptHandle);
         Message m = q.messages.get(h.seq());
+        if (m == null && tails.holds(q, h.seq())) {
+            tails.delete(q, h, receiptHandle, now, b); // received before a restart that left it in the tail
+            return;
+        }
         if (m == null) {
             return; // already deleted: SQS answers 200 again
         }
@@ -651,6 +728,7 @@ public final class QueueEngine {
         at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
+        tails.beginCommand();
         StoreBatch b = new StoreBatch();
         changeOne(q, receiptHandle, visibilityTimeout, now, b);
         return finish(q, b, null);
@@ -662,6 +740,7 @@ public final class QueueEngine {
         at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
+        tails.beginCommand();
         StoreBatch b = new StoreBatch();
         List<BatchOutcome<Void>> out = new ArrayList<>();
         for (VisibilityChange c : changes) {
@@ -681,6 +760,10 @@ public final class QueueEngine {
             throw Texts.invalidValue(vt, "VisibilityTimeout", "Must be >= 0 and <= 43200, if provided.");
         }
         Message m = q.messages.get(h.seq());
+        if (m == null && tails.holds(q, h.seq())) {
+            tails.changeVisibility(q, h, receiptHandle, vt, now, b);
+            return;
+        }
         if (m == null) {
             throw Texts.invalidValue(receiptHandle, "ReceiptHandle", Texts.NOT_AVAILABLE_FOR_CHANGE);
         }
@@ -759,8 +842,8 @@ public final class QueueEngine {
      * past (0) when queues gained messages outside tick: call tick at once then.
      */
     public long nextDeadline() {
-        if (!pendingWakeups.isEmpty()) {
-            return 0;
+        if (!pendingWakeups.isEmpty() || cleanups.pending() || tails.tickNeeded()) {
+            return 0; // page-ins and store cleanup continue at once, a chunk per tick
         }
         long d = Math.min(queues.nextDeadline(), tasks.nextDeadline());
         return Math.min(d, deletedNames.nextExpiry());
@@ -772,13 +855,19 @@ public final class QueueEngine {
         StoreBatch b = new StoreBatch();
         Set<QueueRef> woken = new LinkedHashSet<>(pendingWakeups);
         pendingWakeups.clear();
+        // Each due queue advances once per tick (a chunk of its expiries); one that still has
+        // work due is polled again by the next tick, so a tick's work stays bounded.
+        List<QueueState> due = new ArrayList<>();
         QueueState q;
         while ((q = queues.pollDue(now)) != null) {
+            due.add(q);
             if (q.advance(now, b)) {
                 woken.add(q.ref());
             }
-            queues.reschedule(q);
         }
+        due.forEach(queues::reschedule);
+        tails.tick(now, queues, woken);
+        cleanups.tick(b);
         deletedNames.expire(now, b);
         tasks.tick(now, b);
         woken.addAll(pendingWakeups);
@@ -800,6 +889,9 @@ public final class QueueEngine {
     /** Lazily processes what is due for {@code q} (written at once, in its own batch). */
     void touch(QueueState q, long now) {
         StoreBatch b = new StoreBatch();
+        if (tails.onTouch(q, now)) {
+            pendingWakeups.add(q.ref());
+        }
         if (q.advance(now, b)) {
             pendingWakeups.add(q.ref());
         }

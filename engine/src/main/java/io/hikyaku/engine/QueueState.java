@@ -36,21 +36,38 @@ final class QueueState {
     final TreeMap<String, String> tags = new TreeMap<>();
     final List<PolicyDocument.Statement> permissions = new ArrayList<>();
 
-    // ---- indexes ----
-    final MessagesBySeq messages = new MessagesBySeq();
+    /** Retention expiries one advance applies at most; the rest follow at the next ticks (bounded work). */
+    static final int RETENTION_CHUNK = 1000;
+    /** Dedup expiries one advance applies at most (an expired entry is ignored by sends anyway). */
+    static final int DEDUP_CHUNK = 1000;
+
+    // ---- indexes (replaced whole by purge and DeleteQueue: O(1), the old ones go to the GC) ----
+    MessagesBySeq messages = new MessagesBySeq();
     /** DELAYED and INFLIGHT messages by the time they become visible. */
-    final AppendOrderedSet pending = new AppendOrderedSet(AppendOrderedSet.Order.BY_VISIBLE_AT);
+    AppendOrderedSet pending = new AppendOrderedSet(AppendOrderedSet.Order.BY_VISIBLE_AT);
     /** All messages by SentTimestamp: retention expiry pops from the front. */
-    final AppendOrderedSet retention = new AppendOrderedSet(AppendOrderedSet.Order.BY_SENT_AT);
-    final Delivery delivery;
+    AppendOrderedSet retention = new AppendOrderedSet(AppendOrderedSet.Order.BY_SENT_AT);
+    Delivery delivery;
     /** Where decoded bodies of unreceived messages are kept (set when the queue is registered). */
     BodyCache bodies = new BodyCache(0);
+    /** What {@link #bodies} holds for this queue, so a purge can give it back without a walk. */
+    long cachedBytes;
+    /** The engine-wide index budget (set when the queue is registered). */
+    IndexBudget budget = new IndexBudget(Long.MAX_VALUE);
     int visible;
     int inflight;
     int delayed;
+    /**
+     * The spilled tail: stored messages with seq >= {@link #tailFrom} that the index does not hold
+     * (ENGINE.md "Memory"). Counted as visible; paged in, in seq order, as the head drains.
+     */
+    long tail;
+    long tailFrom;
+    /** Seqs below this were purged: their store keys are being removed in chunks (persisted in META). */
+    long purgedBelow;
     long nextSeq = 1;
     long reservedSeq = 1;
-    final DedupWindow dedup = new DedupWindow();
+    DedupWindow dedup = new DedupWindow();
     final Map<String, AttemptEntry> attempts = new HashMap<>();
     final TreeSet<AttemptEntry> attemptsByExpiry = new TreeSet<>(AttemptEntry.BY_EXPIRY);
     /** While loading: every message, for a bulk insert into {@link #retention}. */
@@ -77,6 +94,15 @@ final class QueueState {
         this.lastModifiedAt = createdAt;
         this.settings = settings;
         this.delivery = fifo ? new FifoDelivery() : new FairDelivery();
+    }
+
+    /** Appends {@code seq} to the spilled tail (a message stored but not indexed). */
+    void spill(long seq) {
+        if (tail == 0) {
+            tailFrom = seq;
+        }
+        tail++;
+        budget.spilled++;
     }
 
     QueueRef ref() {
@@ -117,6 +143,7 @@ final class QueueState {
 
     void add(Message m) {
         messages.put(m.seq, m);
+        budget.indexed++;
         if (retentionLoad != null) {
             retentionLoad.add(m);
         } else {
@@ -130,14 +157,53 @@ final class QueueState {
     }
 
     void remove(Message m) {
-        bodies.release(m);
+        releaseBody(m);
         messages.remove(m.seq);
+        budget.indexed--;
         retention.remove(m);
         if (m.state != Message.State.VISIBLE) {
             pending.remove(m);
         }
         count(m.state, -1);
         delivery.removed(m);
+    }
+
+    void cacheBody(Message m, StoredMessage sm) {
+        cachedBytes += bodies.offer(m, sm);
+    }
+
+    void releaseBody(Message m) {
+        cachedBytes -= bodies.release(m);
+    }
+
+    /**
+     * Forgets every message, tail and dedup entry at once (purge, DeleteQueue): fresh indexes
+     * replace the old ones in O(1); the store keys are removed later, in chunks ({@link Cleanups}).
+     * Receive attempts are removed here, with their store keys (five minutes of receives at most).
+     */
+    void resetIndexes(StoreBatch b) {
+        budget.indexed -= messages.size();
+        budget.dedup -= dedup.size();
+        budget.spilled -= tail;
+        bodies.forget(cachedBytes);
+        cachedBytes = 0;
+        messages = new MessagesBySeq();
+        pending = new AppendOrderedSet(AppendOrderedSet.Order.BY_VISIBLE_AT);
+        retention = new AppendOrderedSet(AppendOrderedSet.Order.BY_SENT_AT);
+        delivery = fifo ? new FifoDelivery() : new FairDelivery();
+        dedup = new DedupWindow();
+        visible = 0;
+        inflight = 0;
+        delayed = 0;
+        tail = 0;
+        for (String a : new ArrayList<>(attempts.keySet())) {
+            removeAttempt(a, b);
+        }
+    }
+
+    /** Visible messages as counted for ApproximateNumberOfMessages: the index's and the spilled tail's. */
+    long visibleCount() {
+        return visible + tail;
     }
 
     /** Moves {@code m} to {@code state}; {@code visibleAt} matters for DELAYED / INFLIGHT. */
@@ -199,7 +265,9 @@ final class QueueState {
     }
 
     void putDedup(DedupEntry e, StoreBatch b) {
+        int before = dedup.size();
         DedupEntry old = dedup.put(e);
+        budget.dedup += dedup.size() - before;
         if (old != null) {
             // A plain delete: an older-form key may have been written more than once.
             b.delete(Keyspace.DEDUP, Keys.dedupEntry(id, old));
@@ -208,7 +276,9 @@ final class QueueState {
     }
 
     void removeDedup(DedupEntry e, StoreBatch b) {
+        int before = dedup.size();
         dedup.remove(e);
+        budget.dedup += dedup.size() - before;
         if (e.keyedBySeq()) {
             b.deleteOnceWritten(Keyspace.DEDUP, Keys.dedupEntry(id, e)); // a sequence number is written once
         } else {
@@ -240,7 +310,7 @@ final class QueueState {
      */
     boolean advance(long now, StoreBatch b) {
         long retentionMs = settings.retentionMillis();
-        while (!retention.isEmpty() && retention.first().sentAt + retentionMs <= now) {
+        for (int n = 0; n < RETENTION_CHUNK && !retention.isEmpty() && retention.first().sentAt + retentionMs <= now; n++) {
             deleteMessage(retention.first(), b);
         }
         boolean becameVisible = false;
@@ -249,13 +319,18 @@ final class QueueState {
             transition(m, Message.State.VISIBLE, m.visibleAt); // visible since its deadline (FifoDelivery)
             becameVisible = true;
         }
-        while (dedup.firstExpiresAt() <= now) {
+        for (int n = 0; n < DEDUP_CHUNK && dedup.firstExpiresAt() <= now; n++) {
             removeDedup(dedup.first(), b);
         }
         while (!attemptsByExpiry.isEmpty() && attemptsByExpiry.first().expiresAt() <= now) {
             removeAttempt(attemptsByExpiry.first().attemptId(), b);
         }
         return becameVisible;
+    }
+
+    /** True when {@code m} has outlived the retention period at {@code now} (receive skips it). */
+    boolean expired(Message m, long now) {
+        return m.sentAt + settings.retentionMillis() <= now;
     }
 
     /** The earliest time {@link #advance} has something to do, or Long.MAX_VALUE. */

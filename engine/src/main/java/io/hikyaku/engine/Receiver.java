@@ -12,6 +12,13 @@ import java.util.List;
  */
 final class Receiver {
 
+    /**
+     * Messages one receive removes at most on its way to deliverable ones: dead-letter moves and
+     * messages past their retention that the tick has not cut yet (bounded work per command; the
+     * rest move at the next receive, or are cut by the next ticks).
+     */
+    static final int MAX_SET_ASIDE = 1000;
+
     private final QueueEngine engine;
     private final int inflightLimit;
 
@@ -29,14 +36,22 @@ final class Receiver {
             throw new EngineException(ErrorTypes.OVER_LIMIT, Texts.OVER_LIMIT_INFLIGHT);
         }
         List<ReceivedMessage> out = new ArrayList<>();
-        while (out.size() < c.maxMessages() && q.inflight < inflightLimit) {
+        int setAside = 0;
+        while (out.size() < c.maxMessages() && q.inflight < inflightLimit && setAside < MAX_SET_ASIDE) {
             Message m = q.fair().next(c.now());
             if (m == null) {
                 break;
             }
+            if (q.expired(m, c.now())) {
+                q.deleteMessage(m, b); // its retention cut is still queued behind a chunk: never deliver it
+                setAside++;
+                continue;
+            }
             ReceivedMessage r = deliver(q, m, vt, c.nonce(), c.now(), b);
             if (r != null) {
                 out.add(r);
+            } else {
+                setAside++;
             }
         }
         return out;
@@ -59,16 +74,24 @@ final class Receiver {
         int max = Math.min(c.maxMessages(), room);
         List<ReceivedMessage> out = new ArrayList<>();
         List<Long> seqs = new ArrayList<>();
-        while (out.size() < max) {
+        int setAside = 0;
+        while (out.size() < max && setAside < MAX_SET_ASIDE) {
             List<Message> candidates = q.fifoDelivery().candidates(max - out.size());
             if (candidates.isEmpty()) {
                 break;
             }
             for (Message m : candidates) {
+                if (q.expired(m, now)) {
+                    q.deleteMessage(m, b);
+                    setAside++;
+                    continue;
+                }
                 ReceivedMessage r = deliver(q, m, vt, c.nonce(), now, b);
                 if (r != null) {
                     out.add(r);
                     seqs.add(m.seq);
+                } else {
+                    setAside++;
                 }
             }
         }
@@ -116,7 +139,7 @@ final class Receiver {
         m.lastReceiveAt = now;
         m.nonce = nonce;
         m.touched = false;
-        q.bodies.release(m); // in flight now: a later receive reads the store
+        q.releaseBody(m); // in flight now: a later receive reads the store
         q.transition(m, Message.State.INFLIGHT, now + vt * 1000L);
         b.put(Keyspace.MESSAGE_STATE, Keys.message(q.id, m.seq), m.encodeState());
         return received(q, m, sm);

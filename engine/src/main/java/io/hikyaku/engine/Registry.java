@@ -11,6 +11,8 @@ final class Registry {
 
     /** Shared by every queue registered here. */
     final BodyCache bodies = new BodyCache(BodyCache.DEFAULT_LIMIT_BYTES);
+    /** Shared by every queue registered here. */
+    final IndexBudget budget;
 
     final Map<Long, QueueState> byId = new HashMap<>();
     final Map<String, TreeMap<String, QueueState>> byAccount = new HashMap<>();
@@ -19,8 +21,13 @@ final class Registry {
     final TreeSet<QueueState> schedule = new TreeSet<>(
             Comparator.<QueueState>comparingLong(q -> q.scheduledAt).thenComparingLong(q -> q.id));
 
+    Registry(IndexBudget budget) {
+        this.budget = budget;
+    }
+
     void add(QueueState q) {
         q.bodies = bodies;
+        q.budget = budget;
         byId.put(q.id, q);
         byAccount.computeIfAbsent(q.accountId, a -> new TreeMap<>()).put(q.name, q);
         byArn.put(q.arn, q);

@@ -13,6 +13,13 @@ class EngineFixture {
 
     final MemoryStore store = new MemoryStore();
     QueueEngine engine = new QueueEngine(store, "us-east-1");
+
+    /** A fixture whose engine runs over {@code disk} with an index budget of {@code maxIndexed} messages. */
+    static EngineFixture budgeted(DiskLikeStore disk, long maxIndexed) {
+        EngineFixture f = new EngineFixture();
+        f.engine = new QueueEngine(disk, "us-east-1", QueueState.INFLIGHT_LIMIT, f.now, maxIndexed);
+        return f;
+    }
     long now = T0;
     private int ids;
     private long nonce = 7;

@@ -70,6 +70,21 @@ public final class MemoryStore implements Store {
     }
 
     @Override
+    public void scanFrom(Keyspace space, byte[] prefix, byte[] from, int headBytes, EntryVisitor visitor) {
+        var map = spaces.get(space);
+        if (map == null) {
+            return;
+        }
+        byte[] start = Arrays.compareUnsigned(from, prefix) > 0 ? from : prefix;
+        for (Map.Entry<byte[], byte[]> e : map.tailMap(start, true).entrySet()) {
+            byte[] key = e.getKey();
+            if (!startsWith(key, prefix) || !visitor.visit(key, e.getValue())) {
+                return;
+            }
+        }
+    }
+
+    @Override
     public CompletableFuture<Void> write(StoreBatch batch) {
         for (StoreBatch.Op op : batch.ops()) {
             var map = spaces.get(op.space());

@@ -43,6 +43,22 @@ public interface Store extends AutoCloseable {
         scan(space, prefix, visitor);
     }
 
+    /**
+     * Like {@link #scanHeads} over the keys that start with {@code prefix} and are not below
+     * {@code from} (unsigned byte order), so a reader can resume where it stopped without
+     * visiting what lies before: the engine pages a queue's spilled tail in with it, and cleans up
+     * purged ranges in chunks. {@code headBytes} 0 passes whole values. Stores should seek to
+     * {@code from}; this default walks the prefix from its start.
+     */
+    default void scanFrom(Keyspace space, byte[] prefix, byte[] from, int headBytes, EntryVisitor visitor) {
+        EntryVisitor skipping = (k, v) -> java.util.Arrays.compareUnsigned(k, from) < 0 || visitor.visit(k, v);
+        if (headBytes > 0) {
+            scanHeads(space, prefix, headBytes, skipping);
+        } else {
+            scan(space, prefix, skipping);
+        }
+    }
+
     /** Applies {@code batch} atomically; see the class comment for durability. */
     CompletableFuture<Void> write(StoreBatch batch);
 

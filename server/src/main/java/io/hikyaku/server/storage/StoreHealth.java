@@ -52,6 +52,11 @@ public final class StoreHealth implements Store {
     }
 
     @Override
+    public void scanFrom(Keyspace space, byte[] prefix, byte[] from, int headBytes, EntryVisitor visitor) {
+        store.scanFrom(space, prefix, from, headBytes, visitor);
+    }
+
+    @Override
     public CompletableFuture<Void> write(StoreBatch batch) {
         CompletableFuture<Void> written = store.write(batch);
         // Observe without wrapping: the caller gets the store's own future.

@@ -166,12 +166,26 @@ public final class RocksDbStore implements Store {
         scanLocked(space, prefix, Math.max(headBytes, 1), visitor);
     }
 
+    /** Seeks to {@code from}: the engine pages spilled tails and cleans purged ranges in chunks with it. */
+    @Override
+    public void scanFrom(Keyspace space, byte[] prefix, byte[] from, int headBytes, EntryVisitor visitor) {
+        byte[] start = java.util.Arrays.compareUnsigned(from, prefix) > 0 ? from : prefix;
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            applyQueued();
+            scanOpen(space, prefix, start, headBytes, visitor);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
     private void scanLocked(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
         lifecycle.readLock().lock();
         try {
             ensureOpen();
             applyQueued();
-            scanOpen(space, prefix, headBytes, visitor);
+            scanOpen(space, prefix, prefix, headBytes, visitor);
         } finally {
             lifecycle.readLock().unlock();
         }
@@ -182,15 +196,15 @@ public final class RocksDbStore implements Store {
      * blocks out of the cache the running server needs, and skips block checksums when the whole
      * store was verified at open. {@code headBytes} 0 passes whole values, else at most that many.
      */
-    private void scanOpen(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
+    private void scanOpen(Keyspace space, byte[] prefix, byte[] start, int headBytes, EntryVisitor visitor) {
         ByteBuffer head = headBytes > 0 ? ByteBuffer.allocateDirect(headBytes) : null;
         try (ReadOptions read = new ReadOptions().setFillCache(false).setReadaheadSize(2L << 20)
                      .setVerifyChecksums(!options.verifyChecksumsOnOpen());
              RocksIterator it = open.db.newIterator(open.handles.get(space), read)) {
-            if (prefix.length == 0) {
+            if (start.length == 0) {
                 it.seekToFirst();
             } else {
-                it.seek(prefix);
+                it.seek(start);
             }
             for (; it.isValid(); it.next()) {
                 byte[] key = it.key();

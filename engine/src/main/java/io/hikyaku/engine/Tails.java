@@ -1,0 +1,220 @@
+package io.hikyaku.engine;
+
+import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.Store;
+import io.hikyaku.engine.store.StoreBatch;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The spilled tails of all queues (ENGINE.md "Memory"). A queue's tail is every stored message
+ * with seq >= {@code tailFrom}; the index holds exactly the messages below it, so paging the tail
+ * in, in seq order, keeps FIFO order per group and oldest-first delivery. Pages are read with one
+ * seek of the MESSAGES keyspace (heads only) and one of MESSAGE_STATE over the same range.
+ * What is paged, and when, follows from the command sequence alone (deterministic).
+ */
+final class Tails {
+
+    /** Messages one page-in reads at most. */
+    static final int PAGE_CHUNK = 1024;
+    /** Messages one tick pages in at most, over all queues (bounded work per tick). */
+    static final int PAGE_PER_TICK = 8 * PAGE_CHUNK;
+
+    private final Store store;
+    private final IndexBudget budget;
+    /** Queues with a tail, in round-robin order for the tick's page-ins. */
+    private final LinkedHashSet<QueueState> queues = new LinkedHashSet<>();
+    /** Tail messages deleted by the running command (its batch is not written yet). */
+    private final Set<Long> deletedInCommand = new HashSet<>();
+
+    Tails(Store store, IndexBudget budget) {
+        this.store = store;
+        this.budget = budget;
+    }
+
+    /** Registers {@code q} after a spill or a load that left it a tail. */
+    void register(QueueState q) {
+        if (q.tail > 0) {
+            queues.add(q);
+        }
+    }
+
+    void forget(QueueState q) {
+        queues.remove(q);
+    }
+
+    boolean isEmpty() {
+        return queues.isEmpty();
+    }
+
+    /** True when the tick has page-ins to do: some tail and enough free room to make a page worth a seek. */
+    boolean tickNeeded() {
+        return !queues.isEmpty() && budget.free() >= Math.min(PAGE_CHUNK, Math.max(1, budget.limit / 8));
+    }
+
+    /**
+     * Before a command on {@code q}: pages a chunk in when the queue's index runs low (below half
+     * its reserve) or the budget has a page of room. Returns true when messages became visible.
+     */
+    boolean onTouch(QueueState q, long now) {
+        if (q.tail == 0) {
+            return false;
+        }
+        int size = q.messages.size();
+        long free = budget.free();
+        if (size >= IndexBudget.QUEUE_RESERVE / 2 && free < PAGE_CHUNK) {
+            return false;
+        }
+        long room = Math.max(Math.min(free, PAGE_CHUNK), IndexBudget.QUEUE_RESERVE - size);
+        return pageIn(q, (int) room, now) > 0;
+    }
+
+    /** Round-robin page-ins over the queues with tails while the budget has room; adds queues that gained visible messages. */
+    void tick(long now, Registry registry, Set<QueueRef> woken) {
+        int left = PAGE_PER_TICK;
+        while (left > 0 && !queues.isEmpty() && budget.free() > 0) {
+            Iterator<QueueState> it = queues.iterator();
+            QueueState q = it.next();
+            it.remove();
+            int n = (int) Math.min(Math.min(PAGE_CHUNK, left), budget.free());
+            int visibleBefore = q.visible;
+            left -= Math.max(1, pageIn(q, n, now));
+            if (q.visible > visibleBefore) {
+                woken.add(q.ref());
+            }
+            register(q); // to the end of the round, if a tail is left
+            registry.reschedule(q);
+        }
+    }
+
+    /**
+     * Moves up to {@code max} messages from the front of {@code q}'s tail into its index, with
+     * their receive state; due ones come back visible, as the loader does. Returns how many.
+     */
+    int pageIn(QueueState q, int max, long now) {
+        int n = (int) Math.min(max, q.tail);
+        if (n <= 0) {
+            return 0;
+        }
+        List<Message> got = new ArrayList<>(n);
+        byte[] prefix = Keys.queue(q.id);
+        store.scanFrom(Keyspace.MESSAGES, prefix, Keys.message(q.id, q.tailFrom), StoredMessage.HEAD_BYTES, (k, head) -> {
+            byte[] v = StoredMessage.headFits(head) ? head : store.get(Keyspace.MESSAGES, k);
+            StoredMessage.Head h = StoredMessage.decodeHead(v);
+            Message m = new Message(Keys.seqOf(k), h.groupId(), h.sentAt());
+            m.state = Message.State.DELAYED;
+            m.visibleAt = h.availableAt();
+            got.add(m);
+            return got.size() < n;
+        });
+        if (!got.isEmpty()) {
+            long last = got.get(got.size() - 1).seq;
+            int[] i = {0};
+            store.scanFrom(Keyspace.MESSAGE_STATE, prefix, Keys.message(q.id, got.get(0).seq), 0, (k, v) -> {
+                long seq = Keys.seqOf(k);
+                if (seq > last) {
+                    return false;
+                }
+                while (got.get(i[0]).seq < seq) {
+                    i[0]++;
+                }
+                Message m = got.get(i[0]);
+                if (m.seq == seq) {
+                    m.decodeState(v);
+                    m.state = m.receiveCount > 0 ? Message.State.INFLIGHT : Message.State.DELAYED;
+                }
+                return true;
+            });
+        }
+        for (Message m : got) {
+            if (m.visibleAt <= now) {
+                m.state = Message.State.VISIBLE;
+                m.visibleAt = 0;
+            }
+            q.add(m);
+        }
+        q.tail -= got.size();
+        budget.spilled -= got.size();
+        if (got.size() < n || q.tail == 0) {
+            budget.spilled -= q.tail; // the store had fewer than counted: never expected, but never loop on it
+            q.tail = 0;
+            queues.remove(q);
+        } else {
+            q.tailFrom = got.get(got.size() - 1).seq + 1;
+        }
+        return got.size();
+    }
+
+    // ---- commands on a message that lies in the tail (received before a restart, in flight at it) ----
+
+    boolean holds(QueueState q, long seq) {
+        return q.tail > 0 && seq >= q.tailFrom;
+    }
+
+    /** Called at the start of every delete / visibility command. */
+    void beginCommand() {
+        if (!deletedInCommand.isEmpty()) {
+            deletedInCommand.clear();
+        }
+    }
+
+    /** DeleteMessage of a tail message: the same rules as for an indexed one, read from the store. */
+    void delete(QueueState q, ReceiptHandle h, String receiptHandle, long now, StoreBatch b) {
+        byte[] key = Keys.message(q.id, h.seq());
+        if (deletedInCommand.contains(h.seq()) || store.get(Keyspace.MESSAGES, key) == null) {
+            return; // already deleted: 200 again
+        }
+        byte[] state = store.get(Keyspace.MESSAGE_STATE, key);
+        if (q.fifo) {
+            Message m = stateOf(h.seq(), state);
+            if (m == null || m.visibleAt <= now || m.receiveCount != h.receiveCount() || m.nonce != h.nonce()) {
+                throw Texts.invalidValue(receiptHandle, "ReceiptHandle", Texts.HANDLE_EXPIRED);
+            }
+        }
+        b.deleteOnceWritten(Keyspace.MESSAGES, key);
+        if (state != null) {
+            b.delete(Keyspace.MESSAGE_STATE, key);
+        }
+        deletedInCommand.add(h.seq());
+        q.tail--;
+        budget.spilled--;
+        if (q.tail == 0) {
+            queues.remove(q);
+        }
+    }
+
+    /** ChangeMessageVisibility of a tail message: checked and written like an indexed one's. */
+    void changeVisibility(QueueState q, ReceiptHandle h, String receiptHandle, int vt, long now, StoreBatch b) {
+        byte[] key = Keys.message(q.id, h.seq());
+        if (deletedInCommand.contains(h.seq()) || store.get(Keyspace.MESSAGES, key) == null) {
+            throw Texts.invalidValue(receiptHandle, "ReceiptHandle", Texts.NOT_AVAILABLE_FOR_CHANGE);
+        }
+        Message m = stateOf(h.seq(), store.get(Keyspace.MESSAGE_STATE, key));
+        if (m == null || m.visibleAt <= now) {
+            throw new EngineException(ErrorTypes.MESSAGE_NOT_INFLIGHT, "The specified message isn't in flight.");
+        }
+        if (q.fifo && (m.receiveCount != h.receiveCount() || m.nonce != h.nonce())) {
+            throw Texts.invalidValue(receiptHandle, "ReceiptHandle", Texts.HANDLE_EXPIRED);
+        }
+        long visibleAt = now + vt * 1000L;
+        if (visibleAt - m.lastReceiveAt > QueueEngine.MAX_VISIBILITY_MS) {
+            throw Texts.invalidValue(vt, "VisibilityTimeout", Texts.VISIBILITY_LIMIT);
+        }
+        m.touched = true;
+        m.visibleAt = visibleAt;
+        b.put(Keyspace.MESSAGE_STATE, key, m.encodeState());
+    }
+
+    private static Message stateOf(long seq, byte[] state) {
+        if (state == null) {
+            return null;
+        }
+        Message m = new Message(seq, null, 0);
+        m.decodeState(state);
+        return m.receiveCount > 0 ? m : null;
+    }
+}

@@ -1,0 +1,247 @@
+package io.hikyaku.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hikyaku.engine.store.Keyspace;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The index budget: messages past it spill to the store and are paged in, in order, as the head drains. */
+class SpilledTailTest {
+
+    private static final int BUDGET = 100;
+
+    private final DiskLikeStore disk = new DiskLikeStore();
+    private final EngineFixture f = EngineFixture.budgeted(disk, BUDGET);
+
+    private void restart() {
+        f.engine = new QueueEngine(disk, "us-east-1", QueueState.INFLIGHT_LIMIT, f.now, BUDGET);
+    }
+
+    /** Receives and deletes until nothing is visible or in flight, ticking as a server would; the bodies in delivery order. */
+    private List<String> drain(QueueRef q) {
+        List<String> out = new ArrayList<>();
+        for (int round = 0; round < 10_000; round++) {
+            f.engine.tick(f.now);
+            List<ReceivedMessage> got = f.receive(q, 10);
+            QueueCounts c = f.counts(q);
+            if (got.isEmpty() && c.visible() == 0 && c.notVisible() == 0) {
+                return out;
+            }
+            for (ReceivedMessage m : got) {
+                out.add(m.body());
+                f.delete(q, m);
+            }
+            assertThat(f.engine.indexedMessages()).isLessThanOrEqualTo(BUDGET);
+        }
+        throw new AssertionError("did not drain");
+    }
+
+    @Test
+    void sendsPastTheBudgetSpillAreCountedAndComeBackInOrder() {
+        QueueRef q = f.create("q");
+        List<String> sent = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            sent.add("m" + i);
+            f.send(q, "m" + i);
+        }
+        assertThat(f.engine.indexedMessages()).isEqualTo(BUDGET);
+        assertThat(f.engine.spilledMessages()).isEqualTo(400);
+        assertThat(disk.count(Keyspace.MESSAGES)).isEqualTo(500);
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(500, 0, 0));
+        assertThat(f.engine.getQueueAttributes(q, List.of("ApproximateNumberOfMessages"), f.now))
+                .containsEntry("ApproximateNumberOfMessages", "500");
+        assertThat(drain(q)).isEqualTo(sent);
+        assertThat(f.engine.spilledMessages()).isZero();
+        assertThat(disk.count(Keyspace.MESSAGES)).isZero();
+    }
+
+    @Test
+    void fifoGroupsKeepTheirOrderAcrossTheTail() {
+        QueueRef q = f.createFifo("q.fifo", "ContentBasedDeduplication", "true");
+        for (int i = 0; i < 90; i++) {
+            f.sendFifo(q, "m" + i, "g" + (i % 3), null);
+        }
+        // The dedup entries count against the same budget: let them expire, then fill past it.
+        f.advance(QueueState.DEDUP_WINDOW_MS + 1);
+        f.engine.tick(f.now);
+        for (int i = 90; i < 300; i++) {
+            f.sendFifo(q, "m" + i, "g" + (i % 3), null);
+            if (i % 80 == 0) {
+                f.advance(QueueState.DEDUP_WINDOW_MS + 1);
+                f.engine.tick(f.now);
+            }
+        }
+        assertThat(f.engine.spilledMessages()).isPositive();
+        Map<String, List<Integer>> byGroup = new HashMap<>();
+        for (String body : drain(q)) {
+            int n = Integer.parseInt(body.substring(1));
+            byGroup.computeIfAbsent("g" + (n % 3), g -> new ArrayList<>()).add(n);
+        }
+        for (List<Integer> order : byGroup.values()) {
+            assertThat(order).hasSize(100).isSorted();
+        }
+    }
+
+    @Test
+    void everyQueueKeepsAReserveSoItServesWhileAnotherHoldsTheBudget() {
+        QueueRef big = f.create("big");
+        for (int i = 0; i < 300; i++) {
+            f.send(big, "b" + i);
+        }
+        QueueRef small = f.create("small");
+        f.send(small, "s0");
+        assertThat(f.bodies(f.receive(small, 10))).containsExactly("s0");
+        assertThat(f.engine.indexedMessages()).isEqualTo(BUDGET + 1);
+    }
+
+    @Test
+    void aRestartWithMoreThanTheBudgetServesTheHeadAndPagesTheRest() {
+        QueueRef q = f.create("q");
+        List<String> sent = new ArrayList<>();
+        f.engine = new QueueEngine(disk, "us-east-1", QueueState.INFLIGHT_LIMIT, f.now, 1_000_000);
+        for (int i = 0; i < 1000; i++) {
+            sent.add("m" + i);
+            f.send(q, "m" + i);
+        }
+        restart();
+        assertThat(f.engine.indexedMessages()).isEqualTo(BUDGET);
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(1000, 0, 0));
+        assertThat(f.bodies(f.receive(q, 10, 0))).containsExactly(sent.subList(0, 10).toArray(String[]::new));
+        assertThat(drain(q)).isEqualTo(sent);
+    }
+
+    @Test
+    void delaysAndRetentionOfTailMessagesAreHonouredWhenPaged() {
+        QueueRef q = f.create("q", "MessageRetentionPeriod", "120");
+        for (int i = 0; i < BUDGET; i++) {
+            f.send(q, "old" + i);
+        }
+        f.engine.sendMessage(q, new SendMessage("delayed", null, null, 60, null, null, "s", f.nextId()), f.now);
+        f.advanceSeconds(30);
+        f.send(q, "young");
+        assertThat(f.engine.spilledMessages()).isEqualTo(2);
+        f.advanceSeconds(100); // the "old" ones and "delayed" are past retention (120 s), "young" is not
+        assertThat(drain(q)).containsExactly("young");
+        assertThat(disk.count(Keyspace.MESSAGES)).isZero();
+    }
+
+    @Test
+    void aDelayedTailMessageStaysDelayedUntilItsTime() {
+        QueueRef q = f.create("q");
+        for (int i = 0; i < BUDGET; i++) {
+            f.send(q, "m" + i);
+        }
+        f.engine.sendMessage(q, new SendMessage("delayed", null, null, 600, null, null, "s", f.nextId()), f.now);
+        assertThat(drain(q)).hasSize(BUDGET).doesNotContain("delayed");
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(0, 0, 1)); // paged in: now it is known to be delayed
+        f.advanceSeconds(600);
+        assertThat(f.bodies(f.receive(q, 10))).containsExactly("delayed");
+    }
+
+    @Test
+    void handlesOfMessagesLeftInTheTailByARestartStillDeleteAndChangeVisibility() {
+        QueueRef q = f.create("q");
+        for (int i = 0; i < 300; i++) {
+            f.send(q, "m" + i);
+        }
+        // index everything, receive 200 (in flight for 300 s), restart with the small budget
+        f.engine = new QueueEngine(disk, "us-east-1", QueueState.INFLIGHT_LIMIT, f.now, 1_000_000);
+        List<ReceivedMessage> inFlight = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            inFlight.addAll(f.receive(q, 10, 300));
+        }
+        restart();
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(200, 100, 0)); // the tail counts as visible until paged
+        ReceivedMessage last = inFlight.get(199);
+        f.delete(q, last);
+        f.delete(q, last); // a repeat: 200, nothing more
+        ReceivedMessage other = inFlight.get(150);
+        f.engine.changeMessageVisibility(q, other.receiptHandle(), 0, f.now);
+        assertThat(f.engine.spilledMessages()).isEqualTo(199);
+        // the 100 indexed in-flight messages: delete them, then the tail comes in with its receive state
+        for (ReceivedMessage m : inFlight.subList(0, BUDGET)) {
+            f.delete(q, m);
+        }
+        f.engine.tick(f.now);
+        assertThat(f.bodies(f.receive(q, 2))).containsExactly("m150", "m200"); // the others are still in flight
+        f.advanceSeconds(300);
+        List<String> rest = drain(q);
+        assertThat(rest).hasSize(199).doesNotContain("m199"); // m150 and m200 were received above, not deleted
+    }
+
+    @Test
+    void aTailHandleOfAFifoQueueMustBeTheCurrentOne() {
+        QueueRef q = f.createFifo("q.fifo", "ContentBasedDeduplication", "true");
+        f.engine = new QueueEngine(disk, "us-east-1", QueueState.INFLIGHT_LIMIT, f.now, 1_000_000);
+        for (int i = 0; i < 150; i++) {
+            f.sendFifo(q, "m" + i, "g" + i, null);
+        }
+        List<ReceivedMessage> got = new ArrayList<>();
+        for (int i = 0; i < 15; i++) {
+            got.addAll(f.receive(q, 10, 30));
+        }
+        f.advanceSeconds(31);
+        List<ReceivedMessage> again = new ArrayList<>();
+        for (int i = 0; i < 15; i++) {
+            again.addAll(f.receive(q, 10, 300));
+        }
+        restart();
+        assertThat(f.engine.spilledMessages()).isEqualTo(50);
+        assertThat(again.get(140).body()).isEqualTo(got.get(140).body()).isEqualTo("m140");
+        assertThatThrownBy(() -> f.engine.deleteMessage(q, got.get(140).receiptHandle(), f.now))
+                .isInstanceOf(EngineException.class).hasMessageEndingWith(Texts.HANDLE_EXPIRED);
+        f.engine.deleteMessage(q, again.get(140).receiptHandle(), f.now);
+        assertThat(f.engine.spilledMessages()).isEqualTo(49);
+    }
+
+    @Test
+    void aStoreThatKeepsNothingRefusesSendsPastTheBudgetWithRequestThrottled() {
+        EngineFixture m = new EngineFixture();
+        m.engine = new QueueEngine(m.store, "us-east-1", QueueState.INFLIGHT_LIMIT, m.now, BUDGET);
+        QueueRef q = m.create("q");
+        for (int i = 0; i < BUDGET; i++) {
+            m.send(q, "m" + i);
+        }
+        assertThatThrownBy(() -> m.send(q, "one too many"))
+                .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.errorType()).isEqualTo("RequestThrottled"))
+                .hasMessage(Texts.INDEX_BUDGET_FULL);
+        assertThat(m.engine.refusedSends()).isEqualTo(1);
+        ReceivedMessage r = m.receive(q, 1).get(0);
+        m.delete(q, r); // receives and deletes keep working
+        m.send(q, "fits again");
+        assertThat(m.counts(q)).isEqualTo(new QueueCounts(BUDGET, 0, 0));
+    }
+
+    @Test
+    void fifoDedupEntriesPastTheBudgetRefuseFifoSends() {
+        QueueRef q = f.createFifo("q.fifo", "ContentBasedDeduplication", "true");
+        for (int i = 0; i < BUDGET; i++) {
+            f.sendFifo(q, "m" + i, "g", null);
+        }
+        assertThatThrownBy(() -> f.sendFifo(q, "m-next", "g", null))
+                .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.errorType()).isEqualTo("RequestThrottled"))
+                .hasMessage(Texts.DEDUP_BUDGET_FULL);
+        f.advance(QueueState.DEDUP_WINDOW_MS);
+        f.engine.tick(f.now);
+        f.sendFifo(q, "m-next", "g", null);
+    }
+
+    @Test
+    void purgeEmptiesTheTailAtOnce() {
+        QueueRef q = f.create("q");
+        for (int i = 0; i < 300; i++) {
+            f.send(q, "m" + i);
+        }
+        f.engine.purgeQueue(q, f.now);
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(0, 0, 0));
+        assertThat(f.engine.spilledMessages()).isZero();
+        assertThat(f.engine.indexedMessages()).isZero();
+        f.send(q, "after");
+        assertThat(drain(q)).containsExactly("after");
+    }
+}
