@@ -1,11 +1,12 @@
 package io.hikyaku.engine;
 
 /**
- * The bound on what the in-memory index holds over all queues (ENGINE.md "Memory"): a count of
- * indexed messages, about 100-120 bytes of heap each. A message that does not fit is spilled: it
- * is written to the store only and paged in later ({@link Tails}). FIFO deduplication entries
- * (about 128 bytes each, five minutes each) are bounded by the same number: a FIFO send that
- * would pass it is refused with RequestThrottled. Counts only; the engine stays deterministic.
+ * The bound on what the engine keeps in memory per message, over all queues (ENGINE.md
+ * "Memory"): index entries (about 100-160 bytes of heap each) plus FIFO deduplication entries
+ * (about 128 bytes each, kept five minutes). A message that does not fit is spilled: written to
+ * the store only and paged in later ({@link Tails}). Deduplication entries may take at most half
+ * of the budget: a FIFO send past that is refused with RequestThrottled. Counts only; the engine
+ * stays deterministic.
  */
 final class IndexBudget {
 
@@ -16,7 +17,7 @@ final class IndexBudget {
      */
     static final int QUEUE_RESERVE = 64;
 
-    /** Indexed messages allowed over all queues (beyond it they spill). */
+    /** Index entries plus deduplication entries allowed over all queues (beyond it messages spill). */
     final long limit;
     /** Messages in all queues' indexes. */
     long indexed;
@@ -34,11 +35,16 @@ final class IndexBudget {
 
     /** True when a new message of {@code q} goes into the index (else it spills, or a send is refused). */
     boolean admits(QueueState q) {
-        return q.tail == 0 && (indexed < limit || q.messages.size() < QUEUE_RESERVE);
+        return q.tail == 0 && (indexed + dedup < limit || q.messages.size() < QUEUE_RESERVE);
+    }
+
+    /** True when FIFO deduplication entries hold their half of the budget: FIFO sends are refused. */
+    boolean dedupFull() {
+        return dedup >= limit / 2;
     }
 
     /** Free room in the index (0 when full or over by reserves). */
     long free() {
-        return Math.max(0, limit - indexed);
+        return Math.max(0, limit - indexed - dedup);
     }
 }

@@ -511,7 +511,7 @@ public final class QueueEngine {
      * store spills instead. Receives and deletes are never refused, so the backlog drains.
      */
     private void checkRoom(QueueState q) {
-        if (q.fifo && budget.dedup >= budget.limit) {
+        if (q.fifo && budget.dedupFull()) {
             refusedSends++;
             throw new EngineException(ErrorTypes.REQUEST_THROTTLED, Texts.DEDUP_BUDGET_FULL);
         }

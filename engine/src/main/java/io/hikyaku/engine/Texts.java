@@ -46,7 +46,7 @@ final class Texts {
     static final String INDEX_BUDGET_FULL =
             "The server's in-memory message index is full (--max-indexed-messages); retry after consumers have deleted messages.";
     static final String DEDUP_BUDGET_FULL =
-            "The server holds as many FIFO deduplication entries as its index budget allows (--max-indexed-messages); retry later.";
+            "The server holds as many FIFO deduplication entries as its memory budget allows (half of --max-indexed-messages); retry later.";
     static final String HANDLE_EXPIRED = "The receipt handle has expired.";
     static final String NOT_AVAILABLE_FOR_CHANGE = "Message does not exist or is not available for visibility timeout change.";
     static final String VISIBILITY_LIMIT = "Total VisibilityTimeout for the message is beyond the limit [43200 seconds]";
