@@ -28,6 +28,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
     private final CommandQueue commands;
     private final StoreRecovery recovery;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final MemoryReport memory;
 
     DefaultSqsService(Store store, Clock clock) {
         this(store, clock, CommandQueue.CAPACITY);
@@ -35,24 +36,37 @@ final class DefaultSqsService implements SqsService, ServiceView {
 
     /** {@code cooldowns} false: no 60-second waits (the server's {@code --cooldowns off}). */
     DefaultSqsService(Store store, Clock clock, boolean cooldowns) {
-        this(store, clock, CommandQueue.CAPACITY, cooldowns);
+        this(store, clock, CommandQueue.CAPACITY, cooldowns, Long.MAX_VALUE, line -> { });
     }
 
     /** With another command queue capacity (tests). */
     DefaultSqsService(Store store, Clock clock, int commandCapacity) {
-        this(store, clock, commandCapacity, true);
+        this(store, clock, commandCapacity, true, Long.MAX_VALUE, line -> { });
     }
 
-    private DefaultSqsService(Store store, Clock clock, int commandCapacity, boolean cooldowns) {
+    /**
+     * With an index budget of {@code maxIndexedMessages} (the server's {@code --max-indexed-messages});
+     * {@code log} receives the memory report's lines.
+     */
+    DefaultSqsService(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
+                      java.util.function.Consumer<String> log) {
+        this(store, clock, CommandQueue.CAPACITY, cooldowns, maxIndexedMessages, log);
+    }
+
+    private DefaultSqsService(Store store, Clock clock, int commandCapacity, boolean cooldowns,
+                              long maxIndexedMessages, java.util.function.Consumer<String> log) {
         this.store = store;
         this.clock = clock;
         this.recovery = new StoreRecovery(clock);
+        this.memory = new MemoryReport(log);
         StoreFence fence = new StoreFence(store, recovery::start);
         this.gate = new EngineGate(now -> {
-            QueueEngine engine = new QueueEngine(fence, DEFAULT_REGION, now);
-            engine.cooldowns(cooldowns); // a reloaded engine keeps the setting
+            // a reloaded engine (after a storage failure) gets the same settings
+            QueueEngine engine = new QueueEngine(fence, DEFAULT_REGION, now, maxIndexedMessages);
+            engine.cooldowns(cooldowns);
             return engine;
         }, fence, clock);
+        this.gate.afterEachCall(engine -> memory.check(engine, clock::millis));
         Ids ids = new Ids();
         this.timers = new TimerLoop(clock, this::timerRound); // started last, once everything exists
         this.receiver = new Receiver(gate, ids, timers::deadlineAt);

@@ -45,6 +45,7 @@ final class EngineGate {
     private QueueEngine engine;
     /** The last stamp handed out; guarded by the lock. */
     private long lastNow = Long.MIN_VALUE;
+    private java.util.function.Consumer<QueueEngine> afterEachCall = engine -> { };
     /**
      * Told the engine's next deadline after every critical section, so the timer thread (which
      * sleeps until its planned deadline) wakes for an earlier one, or at once for a due one.
@@ -75,6 +76,14 @@ final class EngineGate {
 
     void onDeadline(java.util.function.LongConsumer deadlineAt) {
         this.onDeadline = deadlineAt;
+    }
+
+    /**
+     * Runs {@code check} after every critical section that may have changed the engine (commands,
+     * timer rounds, a reload), under the lock, unless fenced (the memory report).
+     */
+    void afterEachCall(java.util.function.Consumer<QueueEngine> check) {
+        this.afterEachCall = check;
     }
 
     /** A read or decision under the lock, stamped with the sequencer's time (its answer is not yet known durable: see {@link #afterWrites}). */
@@ -182,6 +191,7 @@ final class EngineGate {
 
     private void nudgeIfDue() {
         if (fence.fenced() == null) {
+            afterEachCall.accept(engine);
             onDeadline.accept(engine.nextDeadline());
         }
     }

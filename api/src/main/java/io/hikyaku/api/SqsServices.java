@@ -2,6 +2,7 @@ package io.hikyaku.api;
 
 import io.hikyaku.engine.store.Store;
 import java.time.Clock;
+import java.util.function.Consumer;
 
 /** Builds the SQS service over a store. The clock is the only time source (tests pass a fake one). */
 public final class SqsServices {
@@ -23,5 +24,16 @@ public final class SqsServices {
      */
     public static SqsService create(Store store, Clock clock, boolean cooldowns) {
         return new DefaultSqsService(store, clock, cooldowns);
+    }
+
+    /**
+     * As {@link #create(Store, Clock, boolean)}, with an index budget: at most {@code maxIndexedMessages}
+     * messages (plus FIFO deduplication entries) in memory; past it messages stay on disk and are
+     * paged in as queues drain, and sends the budget cannot take are refused with RequestThrottled.
+     * {@code log} receives a line (at most once a minute) when that starts to happen.
+     */
+    public static SqsService create(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
+                                    Consumer<String> log) {
+        return new DefaultSqsService(store, clock, cooldowns, maxIndexedMessages, log);
     }
 }

@@ -26,12 +26,21 @@ final class ServerProcess implements AutoCloseable {
 
     /** Starts the server on {@code dataDir} and waits until /health answers; fails if it exits first. */
     static ServerProcess start(Path jar, Path dataDir, Path log, int startTimeoutSeconds) throws Exception {
+        return start(jar, List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+                List.of("--storage", "rocksdb", "--durability", System.getProperty("hikyaku.durability.mode", "fsync"),
+                        "--data-dir", dataDir.toString()), log, startTimeoutSeconds);
+    }
+
+    /** Starts the server with these JVM flags and serve flags (host and port are added). */
+    static ServerProcess start(Path jar, List<String> jvm, List<String> serve, Path log, int startTimeoutSeconds)
+            throws Exception {
         int port = freePort();
         Files.createDirectories(log.getParent());
-        List<String> command = List.of(javaBin(), "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-jar", jar.toString(), "serve", "--host", "127.0.0.1", "--port", Integer.toString(port),
-                "--storage", "rocksdb", "--durability", System.getProperty("hikyaku.durability.mode", "fsync"),
-                "--data-dir", dataDir.toString());
+        List<String> command = new java.util.ArrayList<>();
+        command.add(javaBin());
+        command.addAll(jvm);
+        command.addAll(List.of("-jar", jar.toString(), "serve", "--host", "127.0.0.1", "--port", Integer.toString(port)));
+        command.addAll(serve);
         Process p = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         ServerProcess server = new ServerProcess(p, port, log);
@@ -92,6 +101,15 @@ final class ServerProcess implements AutoCloseable {
         if (!process.waitFor(20, TimeUnit.SECONDS)) {
             throw new AssertionError("server did not die after SIGKILL");
         }
+    }
+
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    /** The whole log so far. */
+    String logText() throws IOException {
+        return Files.readString(log, StandardCharsets.UTF_8);
     }
 
     String logTail() {

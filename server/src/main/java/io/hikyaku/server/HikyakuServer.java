@@ -150,7 +150,8 @@ public final class HikyakuServer implements AutoCloseable {
         OpenedStore store = StoreOpener.open(config);
         SqsService service;
         try {
-            service = SqsServices.create(store.health(), config.clock(), config.cooldowns() == Cooldowns.AWS);
+            service = SqsServices.create(store.health(), config.clock(), config.cooldowns() == Cooldowns.AWS,
+                    MemoryBudget.resolve(config.maxIndexedMessages()), LOG::warn);
         } catch (RuntimeException e) {
             store.health().close();
             throw e;

@@ -25,11 +25,13 @@ import java.util.Objects;
  * @param accessLog     one log line per request (logger {@code hikyaku.access})
  * @param cooldowns     whether SQS's 60-second waits (purge, deleted names) apply
  * @param push          functions and event source mappings for push delivery (docs/push-delivery.md)
+ * @param maxIndexedMessages the engine's index budget (messages plus FIFO dedup entries in memory);
+ *                      0 = derived from the max heap ({@link MemoryBudget})
  */
 public record ServerConfig(String host, int port, String accountId, String region, String advertisedUrl,
                            StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
                            List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog,
-                           Cooldowns cooldowns, PushConfig push) {
+                           Cooldowns cooldowns, PushConfig push, long maxIndexedMessages) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 9324;
@@ -74,70 +76,73 @@ public record ServerConfig(String host, int port, String accountId, String regio
         if (maxBodyBytes < 1024) {
             throw new IllegalArgumentException("max body bytes must be at least 1024: " + maxBodyBytes);
         }
+        if (maxIndexedMessages < 0) {
+            throw new IllegalArgumentException("max indexed messages must be at least 1 (0 = from the heap): " + maxIndexedMessages);
+        }
     }
 
     /** 127.0.0.1:9324, account 000000000000, us-east-1, RocksDB in ./data with fsync, system clock. */
     public static ServerConfig defaults() {
         return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_ACCOUNT_ID, DEFAULT_REGION, null,
                 StorageMode.ROCKSDB, DEFAULT_DATA_DIR, DurabilityMode.FSYNC, Clock.systemUTC(), List.of(),
-                DEFAULT_MAX_BODY_BYTES, LogFormat.TEXT, false, Cooldowns.AWS, PushConfig.NONE);
+                DEFAULT_MAX_BODY_BYTES, LogFormat.TEXT, false, Cooldowns.AWS, PushConfig.NONE, 0);
     }
 
     public ServerConfig withHost(String value) {
-        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push);
+        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
     }
 
     public ServerConfig withPort(int value) {
-        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push);
+        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
     }
 
     public ServerConfig withAccountId(String value) {
-        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push);
+        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
     }
 
     public ServerConfig withRegion(String value) {
-        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push);
+        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
     }
 
     /** null means: build queue URLs from each request's Host header. */
     public ServerConfig withAdvertisedUrl(String value) {
-        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push);
+        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
     }
 
     public ServerConfig withStorage(StorageMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
     }
 
     public ServerConfig withDataDir(Path value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
     }
 
     public ServerConfig withDurability(DurabilityMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
     }
 
     public ServerConfig withClock(Clock value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
     }
 
     public ServerConfig withQueues(List<QueueDefinition> value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog, cooldowns, push);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
     }
 
     public ServerConfig withMaxBodyBytes(int value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog, cooldowns, push);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
     }
 
     public ServerConfig withLogFormat(LogFormat value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog, cooldowns, push);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog, cooldowns, push, maxIndexedMessages);
     }
 
     public ServerConfig withAccessLog(boolean value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value, cooldowns, push);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value, cooldowns, push, maxIndexedMessages);
     }
 
     public ServerConfig withPush(PushConfig value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, value);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, value, maxIndexedMessages);
     }
 
     /** A queue URL is this plus {@code /account/name}: a query or fragment would end up in the middle of it. */
@@ -161,7 +166,13 @@ public record ServerConfig(String host, int port, String accountId, String regio
 
     public ServerConfig withCooldowns(Cooldowns value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, value, push);
+                maxBodyBytes, logFormat, accessLog, value, push, maxIndexedMessages);
+    }
+
+    /** The index budget; 0 = derived from the max heap. */
+    public ServerConfig withMaxIndexedMessages(long value) {
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, value);
     }
 
     private static String stripTrailingSlash(String url) {

@@ -8,6 +8,7 @@ import io.hikyaku.identity.Identities;
 import io.hikyaku.identity.IdentitiesConfig;
 import io.hikyaku.server.HikyakuServer;
 import io.hikyaku.server.LogFormat;
+import io.hikyaku.server.MemoryBudget;
 import io.hikyaku.server.logging.LogSetup;
 import io.hikyaku.server.SecurityConfig;
 import io.hikyaku.server.config.ConfigException;
@@ -43,6 +44,9 @@ final class ServeCommand implements Subcommand {
             valued("access-log", "ON_OFF", "on: one log line per request (default off; env HIKYAKU_ACCESS_LOG)."),
             valued("cooldowns", "MODE", "aws or off: off drops SQS's 60 s waits after PurgeQueue and DeleteQueue, "
                     + "for test suites (default aws; env HIKYAKU_COOLDOWNS)."),
+            valued("max-indexed-messages", "N", "Messages (plus FIFO dedup entries) kept in the in-memory index; the rest "
+                    + "stay on disk and are paged in as queues drain (default: from the max heap, see docs/operations.md "
+                    + "\"Memory\"; env HIKYAKU_MAX_INDEXED_MESSAGES)."),
             valued("auth", "MODE", "none or sigv4 (default none; env HIKYAKU_AUTH). sigv4 verifies every signature "
                     + "against the accounts of the config file."),
             Flags.toggle("allow-unauthenticated", "Permit auth none on a non-loopback address (env HIKYAKU_ALLOW_UNAUTHENTICATED=true)."),
@@ -86,8 +90,17 @@ final class ServeCommand implements Subcommand {
         Settings given = new Settings(flags.string("host"), flags.integer("port"), flags.string("account-id"),
                 flags.string("region"), flags.string("advertised-url"), flags.choice("storage", StorageMode.class),
                 flags.path("data-dir"), flags.choice("durability", DurabilityMode.class), flags.integer("max-body-bytes"),
-                flags.choice("log-format", LogFormat.class), onOff(flags, "access-log"), flags.choice("cooldowns", Cooldowns.class));
+                flags.choice("log-format", LogFormat.class), onOff(flags, "access-log"), flags.choice("cooldowns", Cooldowns.class),
+                positive(flags, "max-indexed-messages"));
         return ConfigResolver.resolve(ServerConfig.defaults(), file, EnvironmentSettings.from(env), given);
+    }
+
+    private static Long positive(Flags flags, String name) {
+        Long v = flags.number(name);
+        if (v != null && v < 1) {
+            throw new UsageException("invalid value for --" + name + ": '" + flags.string(name) + "' must be at least 1");
+        }
+        return v;
     }
 
     private static Boolean onOff(Flags flags, String name) {
@@ -145,6 +158,7 @@ final class ServeCommand implements Subcommand {
         out.println("hikyaku " + Version.current() + " serving SQS at " + server.endpoint() + https
                 + " (storage " + describeStorage(config) + ", account " + config.accountId() + ", region " + config.region()
                 + (config.cooldowns() == Cooldowns.OFF ? ", cooldowns off" : "")
+                + ", index budget " + MemoryBudget.resolve(config.maxIndexedMessages()) + " messages"
                 + ", auth " + security.auth().name().toLowerCase(Locale.ROOT) + ")");
         out.flush();
         server.awaitTermination();

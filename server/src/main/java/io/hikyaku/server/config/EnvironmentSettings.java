@@ -21,7 +21,8 @@ public final class EnvironmentSettings {
                 SettingValues.integer("HIKYAKU_MAX_BODY_BYTES", value(env, "HIKYAKU_MAX_BODY_BYTES")),
                 SettingValues.logFormat("HIKYAKU_LOG_FORMAT", value(env, "HIKYAKU_LOG_FORMAT")),
                 SettingValues.onOff("HIKYAKU_ACCESS_LOG", value(env, "HIKYAKU_ACCESS_LOG")),
-                SettingValues.cooldowns("HIKYAKU_COOLDOWNS", value(env, "HIKYAKU_COOLDOWNS")));
+                SettingValues.cooldowns("HIKYAKU_COOLDOWNS", value(env, "HIKYAKU_COOLDOWNS")),
+                SettingValues.positiveLong("HIKYAKU_MAX_INDEXED_MESSAGES", value(env, "HIKYAKU_MAX_INDEXED_MESSAGES")));
     }
 
     /** Unset and empty both mean "not given". */

@@ -30,6 +30,23 @@ final class SettingValues {
         }
     }
 
+    /** A whole number of at least 1 (e.g. the index budget), or null when not given. */
+    static Long positiveLong(String source, String text) {
+        if (text == null) {
+            return null;
+        }
+        long value;
+        try {
+            value = Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw new ConfigException(source + ": not a whole number: " + text);
+        }
+        if (value < 1) {
+            throw new ConfigException(source + ": must be at least 1, got " + text);
+        }
+        return value;
+    }
+
     static String accountId(String source, String text) {
         if (text != null && !text.trim().matches("\\d{12}")) {
             throw new ConfigException(source + ": account id must be 12 digits, got " + text);

@@ -13,15 +13,23 @@ import java.nio.file.Path;
  */
 public record Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
                        StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
-                       LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns) {
+                       LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns, Long maxIndexedMessages) {
 
-    public static final Settings NONE = new Settings(null, null, null, null, null, null, null, null, null, null, null, null);
+    public static final Settings NONE = new Settings(null, null, null, null, null, null, null, null, null, null, null, null, null);
+
+    /** Without an index budget setting. */
+    public Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
+                    StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
+                    LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns) {
+        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, maxBodyBytes, logFormat, accessLog,
+                cooldowns, null);
+    }
 
     /** Without a cooldowns setting. */
     public Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
                     StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
                     LogFormat logFormat, Boolean accessLog) {
-        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, maxBodyBytes, logFormat, accessLog, null);
+        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, maxBodyBytes, logFormat, accessLog, null, null);
     }
 
     /** {@code base} with every setting given here replacing base's. */
@@ -39,6 +47,7 @@ public record Settings(String host, Integer port, String accountId, String regio
         if (logFormat != null) c = c.withLogFormat(logFormat);
         if (accessLog != null) c = c.withAccessLog(accessLog);
         if (cooldowns != null) c = c.withCooldowns(cooldowns);
+        if (maxIndexedMessages != null) c = c.withMaxIndexedMessages(maxIndexedMessages);
         return c;
     }
 }
