@@ -75,6 +75,27 @@ abstract class StoreContractTest {
     }
 
     @Test
+    void scanFromStartsAtTheGivenKeyWithinThePrefix() throws Exception {
+        StoreBatch batch = new StoreBatch();
+        for (String k : List.of("a9", "m1", "m3", "m5", "m7", "z1")) {
+            batch.put(Keyspace.MESSAGES, b(k), b("value-of-" + k + "-" + "x".repeat(100)));
+        }
+        await(store.write(batch));
+        List<String> keys = new ArrayList<>();
+        store.scanFrom(Keyspace.MESSAGES, b("m"), b("m4"), 0, (k, v) -> {
+            assertThat(s(v)).startsWith("value-of-" + s(k)).hasSize(9 + 2 + 101);
+            return keys.add(s(k));
+        });
+        assertThat(keys).containsExactly("m5", "m7");
+        List<String> heads = new ArrayList<>();
+        store.scanFrom(Keyspace.MESSAGES, b("m"), b("a"), 16, (k, v) -> { // a start below the prefix: from the prefix
+            assertThat(v.length).isIn(16, 9 + 2 + 101);
+            return heads.add(s(k)) && heads.size() < 2;
+        });
+        assertThat(heads).containsExactly("m1", "m3");
+    }
+
+    @Test
     void getReturnsWhatWasPutAndNullOtherwise() throws Exception {
         await(store.write(new StoreBatch().put(Keyspace.QUEUES, b("q1"), b("v1"))));
         assertThat(s(store.get(Keyspace.QUEUES, b("q1")))).isEqualTo("v1");
