@@ -650,18 +650,25 @@ public final class QueueEngine {
         }
         long retentionMs = q.settings.retentionMillis();
         List<ReceivedMessage> out = new ArrayList<>();
-        long next = q.messages.visitFrom(Math.max(1, fromSeq), PEEK_SCAN_LIMIT, m -> {
+        int[] looked = {0};
+        java.util.function.Predicate<Message> take = m -> {
+            looked[0]++;
             boolean expired = m.sentAt + retentionMs <= now;
             boolean visible = m.state == Message.State.VISIBLE || m.visibleAt <= now;
             if (!expired && visible) {
-                StoredMessage sm = load(q, m);
+                StoredMessage sm = load(q, m); // a tail message has nothing cached: read from the store
                 out.add(new ReceivedMessage(sm.messageId(), null, sm.body(), sm.attributes(), sm.senderId(),
                         sm.sentAt(), m.receiveCount, m.firstReceiveAt, sm.sequenceNumber(),
                         q.fifo ? sm.deduplicationId() : null, sm.groupId(), sm.awsTraceHeader(), sm.sourceArn(),
                         sm.bodyDigest()));
             }
             return out.size() < max;
-        });
+        };
+        long next = q.messages.visitFrom(Math.max(1, fromSeq), PEEK_SCAN_LIMIT, take);
+        if (next < 0 && q.tail > 0 && out.size() < max) {
+            // past the index: the spilled tail, read from the store in seq order (the same bound in all)
+            next = tails.visitFrom(q, Math.max(1, fromSeq), Math.max(1, PEEK_SCAN_LIMIT - looked[0]), take);
+        }
         return new PeekPage(out, next < 0 ? null : next);
     }
 
@@ -825,7 +832,7 @@ public final class QueueEngine {
         for (QueueState q : queues.byId.values()) {
             long oldest = q.retention.isEmpty() ? -1 : q.retention.first().sentAt;
             long groups = q.fifo ? q.fifoDelivery().groupsWithInflight() : 0;
-            out.add(new QueueSnapshot(q.accountId, q.name, q.fifo, q.visible, q.inflight, q.delayed, oldest, groups));
+            out.add(new QueueSnapshot(q.accountId, q.name, q.fifo, q.visibleCount(), q.inflight, q.delayed, oldest, groups));
         }
         return out;
     }

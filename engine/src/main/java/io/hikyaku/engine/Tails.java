@@ -132,8 +132,7 @@ final class Tails {
         }
         for (Message m : got) {
             if (m.visibleAt <= now) {
-                m.state = Message.State.VISIBLE;
-                m.visibleAt = 0;
+                m.state = Message.State.VISIBLE; // visibleAt stays: visible since then (FifoDelivery), as the loader does
             }
             q.add(m);
         }
@@ -147,6 +146,46 @@ final class Tails {
             q.tailFrom = got.get(got.size() - 1).seq + 1;
         }
         return got.size();
+    }
+
+    // ---- the read-only peek past the index ----
+
+    /**
+     * Visits {@code q}'s tail messages with seq >= {@code from} in seq order, each with its stored
+     * receive state (delay and visibility as a page-in would set them), until {@code visitor}
+     * returns false or {@code maxSteps} were looked at. Returns the seq to continue from, or -1 at
+     * the end. Reads the store only; changes nothing.
+     */
+    long visitFrom(QueueState q, long from, int maxSteps, java.util.function.Predicate<Message> visitor) {
+        if (q.tail == 0) {
+            return -1;
+        }
+        long[] next = {-1};
+        int[] steps = {0};
+        store.scanFrom(Keyspace.MESSAGES, Keys.queue(q.id), Keys.message(q.id, Math.max(from, q.tailFrom)),
+                StoredMessage.HEAD_BYTES, (k, head) -> {
+                    long seq = Keys.seqOf(k);
+                    if (steps[0]++ >= maxSteps) {
+                        next[0] = seq;
+                        return false;
+                    }
+                    byte[] v = StoredMessage.headFits(head) ? head : store.get(Keyspace.MESSAGES, k);
+                    StoredMessage.Head h = StoredMessage.decodeHead(v);
+                    Message m = new Message(seq, h.groupId(), h.sentAt());
+                    m.state = Message.State.DELAYED;
+                    m.visibleAt = h.availableAt();
+                    byte[] state = store.get(Keyspace.MESSAGE_STATE, k);
+                    if (state != null) {
+                        m.decodeState(state);
+                        m.state = m.receiveCount > 0 ? Message.State.INFLIGHT : Message.State.DELAYED;
+                    }
+                    if (!visitor.test(m)) {
+                        next[0] = seq + 1;
+                        return false;
+                    }
+                    return true;
+                });
+        return next[0];
     }
 
     // ---- commands on a message that lies in the tail (received before a restart, in flight at it) ----
