@@ -16,4 +16,7 @@ public interface EngineEvents {
 
     /** A message move task moved one message from {@code source} to {@code destination}. */
     default void movedByTask(QueueRef source, QueueRef destination) { }
+
+    /** A send (or a whole batch) to {@code queue} was refused with RequestThrottled: memory's index budget is used up. */
+    default void sendRefused(QueueRef queue) { }
 }

@@ -148,6 +148,11 @@ public final class QueueEngine {
         return refusedSends;
     }
 
+    /** The budget and what uses it now, in one read (metrics). */
+    public IndexUsage indexUsage() {
+        return new IndexUsage(budget.limit, budget.indexed, budget.spilled, budget.dedup);
+    }
+
     // ---- loader hooks ----
 
     void loadedQueueIdCounter(long value) {
@@ -513,10 +518,12 @@ public final class QueueEngine {
     private void checkRoom(QueueState q) {
         if (q.fifo && budget.dedupFull()) {
             refusedSends++;
+            events.sendRefused(q.ref());
             throw new EngineException(ErrorTypes.REQUEST_THROTTLED, Texts.DEDUP_BUDGET_FULL);
         }
         if (store.isEphemeral() && !budget.admits(q)) {
             refusedSends++;
+            events.sendRefused(q.ref());
             throw new EngineException(ErrorTypes.REQUEST_THROTTLED, Texts.INDEX_BUDGET_FULL);
         }
     }

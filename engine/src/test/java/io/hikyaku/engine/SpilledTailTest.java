@@ -199,6 +199,13 @@ class SpilledTailTest {
         EngineFixture m = new EngineFixture();
         m.engine = new QueueEngine(m.store, "us-east-1", QueueState.INFLIGHT_LIMIT, m.now, BUDGET);
         QueueRef q = m.create("q");
+        List<QueueRef> refusedTo = new ArrayList<>();
+        m.engine.setEvents(new EngineEvents() {
+            @Override
+            public void sendRefused(QueueRef queue) {
+                refusedTo.add(queue);
+            }
+        });
         for (int i = 0; i < BUDGET; i++) {
             m.send(q, "m" + i);
         }
@@ -206,6 +213,8 @@ class SpilledTailTest {
                 .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.errorType()).isEqualTo("RequestThrottled"))
                 .hasMessage(Texts.INDEX_BUDGET_FULL);
         assertThat(m.engine.refusedSends()).isEqualTo(1);
+        assertThat(refusedTo).containsExactly(q); // metrics count it per queue
+        assertThat(m.engine.indexUsage()).isEqualTo(new IndexUsage(BUDGET, BUDGET, 0, 0));
         ReceivedMessage r = m.receive(q, 1).get(0);
         m.delete(q, r); // receives and deletes keep working
         m.send(q, "fits again");
