@@ -29,6 +29,10 @@ final class DefaultSqsService implements SqsService, ServiceView {
     private final StoreRecovery recovery;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final MemoryReport memory;
+    /** Where the engine's events go (metrics); kept here so an engine reloaded after a storage failure gets them too. */
+    private volatile io.hikyaku.engine.EngineEvents events = io.hikyaku.engine.EngineEvents.NONE;
+    /** The engine's memory use as of its last call (metrics read it without the engine lock). */
+    private volatile io.hikyaku.engine.IndexUsage indexUsage;
 
     DefaultSqsService(Store store, Clock clock) {
         this(store, clock, CommandQueue.CAPACITY);
@@ -61,12 +65,17 @@ final class DefaultSqsService implements SqsService, ServiceView {
         this.memory = new MemoryReport(log);
         StoreFence fence = new StoreFence(store, recovery::start);
         this.gate = new EngineGate(now -> {
-            // a reloaded engine (after a storage failure) gets the same settings
+            // a reloaded engine (after a storage failure) gets the same settings and event listener
             QueueEngine engine = new QueueEngine(fence, DEFAULT_REGION, now, maxIndexedMessages);
             engine.cooldowns(cooldowns);
+            engine.setEvents(events);
             return engine;
         }, fence, clock);
-        this.gate.afterEachCall(engine -> memory.check(engine, clock::millis));
+        this.gate.afterEachCall(engine -> {
+            memory.check(engine, clock::millis);
+            indexUsage = engine.indexUsage();
+        });
+        this.gate.locked(() -> indexUsage = gate.engineUnderLock().indexUsage());
         Ids ids = new Ids();
         this.timers = new TimerLoop(clock, this::timerRound); // started last, once everything exists
         this.receiver = new Receiver(gate, ids, timers::deadlineAt);
@@ -213,7 +222,15 @@ final class DefaultSqsService implements SqsService, ServiceView {
 
     @Override
     public void setEngineEvents(io.hikyaku.engine.EngineEvents events) {
-        gate.locked(() -> gate.engineUnderLock().setEvents(events));
+        gate.locked(() -> {
+            this.events = events; // under the lock: a reload in between cannot miss it
+            gate.engineUnderLock().setEvents(events);
+        });
+    }
+
+    @Override
+    public io.hikyaku.engine.IndexUsage indexUsage() {
+        return indexUsage;
     }
 
     /** Returns once every call invoked before this one has run on the engine thread (tests). */

@@ -20,6 +20,14 @@ public interface ServiceView {
     /** Long-polling receives waiting right now. */
     int parkedReceives();
 
-    /** Where the engine reports what no result shows (dedup hits, dead-letter moves). */
+    /**
+     * Where the engine reports what no result shows (dedup hits, dead-letter moves, sends refused for
+     * memory); an engine reloaded after a storage failure reports there too.
+     */
     void setEngineEvents(EngineEvents events);
+
+    /** The engine's index budget and what uses it, as of its last call (no lock taken); null when not known. */
+    default io.hikyaku.engine.IndexUsage indexUsage() {
+        return null;
+    }
 }
