@@ -1,6 +1,7 @@
 package io.hikyaku.metrics;
 
 import io.hikyaku.api.ServiceView;
+import io.hikyaku.engine.IndexUsage;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -52,6 +53,21 @@ public final class HikyakuMetrics implements AutoCloseable {
         queues.watch(service);
         Gauge.builder(MetricNames.PARKED_LONG_POLLS, service, ServiceView::parkedReceives)
                 .description("ReceiveMessage long polls waiting for messages").register(registry);
+        if (service.indexUsage() != null) {
+            indexGauge(service, MetricNames.INDEX_BUDGET, "Index entries allowed (--max-indexed-messages)", IndexUsage::budget);
+            indexGauge(service, MetricNames.INDEXED_MESSAGES, "Messages in the in-memory index", IndexUsage::indexedMessages);
+            indexGauge(service, MetricNames.SPILLED_MESSAGES,
+                    "Messages past the index budget, kept on disk only and paged in as queues drain", IndexUsage::spilledMessages);
+            indexGauge(service, MetricNames.DEDUP_ENTRIES,
+                    "FIFO deduplication entries in memory (they count against the budget, up to half of it)", IndexUsage::dedupEntries);
+        }
+    }
+
+    private void indexGauge(ServiceView service, String name, String help, java.util.function.ToLongFunction<IndexUsage> value) {
+        Gauge.builder(name, service, s -> {
+            IndexUsage u = s.indexUsage();
+            return u == null ? Double.NaN : value.applyAsLong(u);
+        }).description(help).register(registry);
     }
 
     /** Counts requests and the per-queue effects of their results. */

@@ -32,6 +32,13 @@ final class MetricNames {
     static final String MOVE_TASK_MOVED = "hikyaku.sqs.move.task.messages.moved";
     static final String MOVE_TASK_TO_MOVE = "hikyaku.sqs.move.task.messages.to.move";
     static final String QUEUES = "hikyaku.sqs.queues";
+    static final String SENDS_REFUSED_FOR_MEMORY = "hikyaku.sqs.sends.refused.for.memory";
+
+    // ---- the engine's index budget ----
+    static final String INDEX_BUDGET = "hikyaku.index.budget";
+    static final String INDEXED_MESSAGES = "hikyaku.index.messages";
+    static final String SPILLED_MESSAGES = "hikyaku.index.spilled.messages";
+    static final String DEDUP_ENTRIES = "hikyaku.index.dedup.entries";
 
     // ---- server ----
     static final String REQUESTS = "hikyaku.requests";

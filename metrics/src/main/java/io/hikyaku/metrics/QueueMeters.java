@@ -15,6 +15,7 @@ final class QueueMeters {
     final Counter deleted;
     final Counter emptyReceives;
     final Counter deduplicated;
+    final Counter refusedForMemory;
     final DistributionSummary sentSize;
 
     QueueMeters(MeterRegistry registry, QueueKey queue) {
@@ -24,6 +25,8 @@ final class QueueMeters {
         deleted = counter(registry, MetricNames.MESSAGES_DELETED, "Messages deleted (NumberOfMessagesDeleted)", tags);
         emptyReceives = counter(registry, MetricNames.EMPTY_RECEIVES, "ReceiveMessage calls that returned no message (NumberOfEmptyReceives)", tags);
         deduplicated = counter(registry, MetricNames.DEDUPLICATED, "FIFO sends accepted as duplicates (NumberOfDeduplicatedSentMessages)", tags);
+        refusedForMemory = counter(registry, MetricNames.SENDS_REFUSED_FOR_MEMORY,
+                "Send calls refused with RequestThrottled because the in-memory index budget is used up", tags);
         sentSize = DistributionSummary.builder(MetricNames.SENT_MESSAGE_SIZE).description("Size of messages added to the queue (SentMessageSize)")
                 .baseUnit("bytes").tags(tags).register(registry);
     }
@@ -33,6 +36,6 @@ final class QueueMeters {
     }
 
     List<Meter> all() {
-        return List.of(sent, received, deleted, emptyReceives, deduplicated, sentSize);
+        return List.of(sent, received, deleted, emptyReceives, deduplicated, refusedForMemory, sentSize);
     }
 }

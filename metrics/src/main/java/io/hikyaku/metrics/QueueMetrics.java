@@ -155,6 +155,11 @@ final class QueueMetrics implements EngineEvents {
     }
 
     @Override
+    public void sendRefused(QueueRef queue) {
+        of(new QueueKey(queue.accountId(), queue.name())).refusedForMemory.increment();
+    }
+
+    @Override
     public void movedToDeadLetterQueue(QueueRef source, QueueRef deadLetterQueue) {
         move(MetricNames.MOVED_TO_DLQ, "Messages moved to a dead-letter queue after maxReceiveCount receives",
                 source, deadLetterQueue, "dead_letter_queue");
