@@ -145,8 +145,9 @@ public final class HikyakuServer implements AutoCloseable {
      *                               {@code allowUnauthenticated}
      */
     public static HikyakuServer start(ServerConfig config, SecurityConfig security) {
+        java.net.InetSocketAddress address = ListenAddress.resolve(config.host(), config.port()); // a typo'd host first
         security.checkExposure(config.host());
-        ListenAddress.checkFree(config.host(), ListenAddress.resolve(config.host(), config.port()));
+        ListenAddress.checkFree(config.host(), address);
         OpenedStore store = StoreOpener.open(config);
         SqsService service;
         try {
