@@ -44,7 +44,8 @@ public final class CallContextFactory {
 
     /** The context of a call whose account authentication has decided (the principal's account). */
     public CallContext create(HttpRequestData request, String requestId, String accountId) {
-        return new CallContext(accountId, region, baseUrlOf(request), request.header("x-amzn-trace-id"), requestId);
+        return new CallContext(accountId, region, baseUrlOf(request), request.header("x-amzn-trace-id"), requestId,
+                defaultAccount);
     }
 
     /** Base URL used for calls that come from no request (queues created at start-up). */
