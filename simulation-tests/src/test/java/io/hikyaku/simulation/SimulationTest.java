@@ -17,14 +17,14 @@ import org.junit.jupiter.api.io.TempDir;
  * the command that replays exactly that run.
  *
  * <p>{@code -Dsim.seed=S} (first seed, default 1), {@code -Dsim.seeds=N} (default 1000),
- * {@code -Dsim.steps=K} (steps per run, default 200), {@code -Dsim.rocksdb.seeds=N} (seeds also run
+ * {@code -Dsim.steps=K} (steps per run, default 100), {@code -Dsim.rocksdb.seeds=N} (seeds also run
  * over RocksDB, default 12).
  */
 class SimulationTest {
 
     private static final long FIRST = Long.getLong("sim.seed", 1);
     private static final int SEEDS = Integer.getInteger("sim.seeds", 1000);
-    private static final int STEPS = Integer.getInteger("sim.steps", 200);
+    private static final int STEPS = Integer.getInteger("sim.steps", 100);
     private static final int ROCKS_SEEDS = Integer.getInteger("sim.rocksdb.seeds", 12);
 
     @Test
@@ -97,7 +97,7 @@ class SimulationTest {
 
     static String replay(long seed) {
         return "mvn -o -B -pl simulation-tests -am verify -Dsim.seed=" + seed + " -Dsim.seeds=1"
-                + (STEPS != 200 ? " -Dsim.steps=" + STEPS : "");
+                + (STEPS != 100 ? " -Dsim.steps=" + STEPS : "");
     }
 
     private static void delete(Path dir) throws IOException {
