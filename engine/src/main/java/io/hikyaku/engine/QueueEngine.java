@@ -595,7 +595,12 @@ public final class QueueEngine {
      */
     void transfer(QueueState from, Message m, StoredMessage sm, QueueState to, String sourceArn, long now, StoreBatch b) {
         from.deleteMessage(m, b);
-        touch(to, now);
+        // The destination's due timers go into this command's batch, not one of their own: a batch
+        // written now would land before this command's, so an earlier move's message (already in b)
+        // expired here would be deleted in the store before b puts it there.
+        if (to.advance(now, b)) {
+            pendingWakeups.add(to.ref());
+        }
         long seq = to.allocateSeq(b);
         StoredMessage moved = new StoredMessage(sm.groupId(), to.fifo ? now : sm.sentAt(), now, sm.messageId(), sm.body(),
                 sm.attributes(), sm.awsTraceHeader(), sm.deduplicationId(), sm.senderId(),

@@ -48,6 +48,32 @@ class DeadLetterTest {
                 .containsExactly("src");
     }
 
+    /**
+     * Found by the simulator (seed 453): two messages past the DLQ's retention (a standard DLQ keeps
+     * SentTimestamp) moved by one receive. The second move's timer pass expired the first one and
+     * wrote that delete in its own batch, ahead of the receive's batch that stores the moved copy,
+     * so the store kept a message memory had dropped, and a restart (after the DLQ's retention
+     * period was made longer) brought it back.
+     */
+    @Test
+    void expiredMessagesMovedTogetherStayGoneAfterARestart() {
+        QueueRef dlq = f.create("dlq", "MessageRetentionPeriod", "60");
+        QueueRef src = f.create("src");
+        setRedrive(src, "dlq", 1);
+        f.send(src, "a");
+        f.send(src, "b");
+        assertThat(f.receive(src, 10, 1)).hasSize(2);
+        f.advanceSeconds(61);
+        assertThat(f.receive(src, 10)).isEmpty(); // both move, and are past the DLQ's retention
+        assertThat(f.counts(dlq)).isEqualTo(new QueueCounts(0, 0, 0));
+        // a longer retention period now would let a message the store still holds count again
+        f.engine.setQueueAttributes(dlq, AttributeUpdate.of(attrs("MessageRetentionPeriod", "3600")), f.now);
+        assertThat(f.counts(dlq)).isEqualTo(new QueueCounts(0, 0, 0));
+        f.restart();
+        assertThat(f.counts(dlq)).isEqualTo(new QueueCounts(0, 0, 0));
+        assertThat(f.counts(src)).isEqualTo(new QueueCounts(0, 0, 0));
+    }
+
     @Test
     void createWithRedrivePolicyIsIdempotentWhateverTheNumberForm() {
         f.create("dlq");
