@@ -10,6 +10,7 @@ import io.hikyaku.identity.sigv4.SigV4Verifier;
 import io.hikyaku.identity.sigv4.SignedRequest;
 import io.hikyaku.identity.sts.Sessions;
 import io.hikyaku.identity.sts.StsService;
+import io.hikyaku.policy.PolicyCache;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
 import io.hikyaku.protocol.HttpRequestData;
@@ -27,16 +28,22 @@ public final class RequestAuthentication {
 
     private final Authenticator authenticator;
     private final StsEndpoint sts;
-    private final AccountIsolation isolation;
+    private final RequestAuthorization authorization;
     private final boolean enforce;
     private final Clock clock;
 
     public RequestAuthentication(SecurityConfig security, String defaultAccount, String region, Clock clock) {
+        this(security, defaultAccount, region, clock, (account, name) -> null);
+    }
+
+    /** @param queues the engine's read-only lookup of a queue's Policy and tags, for authorization */
+    public RequestAuthentication(SecurityConfig security, String defaultAccount, String region, Clock clock,
+                                 RequestAuthorization.QueueLookup queues) {
         Sessions sessions = new Sessions(clock);
         this.enforce = security.auth() == AuthMode.SIGV4;
         this.authenticator = new Authenticator(security.auth(), security.identities(), sessions, clock, defaultAccount);
         this.sts = new StsEndpoint(new StsService(security.identities(), sessions, new NewKeys(), clock, enforce));
-        this.isolation = new AccountIsolation(region);
+        this.authorization = new RequestAuthorization(region, defaultAccount, queues, PolicyCache.shared());
         this.clock = clock;
     }
 
@@ -65,14 +72,20 @@ public final class RequestAuthentication {
     }
 
     /**
-     * The authorize step, until policies are enforced: with auth sigv4 a principal acts only on its
-     * own account's queues; with auth none everything is allowed, as before.
+     * The authorize step: with auth sigv4 the request is authorized as AWS does (identity policies,
+     * the queue's policy, cross-account rules, conditions: {@link RequestAuthorization}); with auth
+     * none everything is allowed, as before.
      *
      * @throws ApiException AccessDenied
      */
     public void authorize(RequestContext context, ApiRequest request) {
         if (enforce) {
-            isolation.check(context.principal(), request);
+            authorization.authorize(context, request);
         }
+    }
+
+    /** Whether requests are authorized (auth sigv4); with auth none every caller may do everything. */
+    public boolean enforces() {
+        return enforce;
     }
 }
