@@ -11,6 +11,8 @@ import io.hikyaku.identity.sigv4.SignedRequest;
 import io.hikyaku.identity.sts.Sessions;
 import io.hikyaku.identity.sts.StsService;
 import io.hikyaku.policy.PolicyCache;
+import io.hikyaku.cloudwatch.CloudWatchCaller;
+import io.hikyaku.push.LambdaApi;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
 import io.hikyaku.protocol.HttpRequestData;
@@ -31,6 +33,7 @@ public final class RequestAuthentication {
     private final RequestAuthorization authorization;
     private final boolean enforce;
     private final Clock clock;
+    private final String region;
 
     public RequestAuthentication(SecurityConfig security, String defaultAccount, String region, Clock clock) {
         this(security, defaultAccount, region, clock, (account, name) -> null);
@@ -45,6 +48,7 @@ public final class RequestAuthentication {
         this.sts = new StsEndpoint(new StsService(security.identities(), sessions, new NewKeys(), clock, enforce));
         this.authorization = new RequestAuthorization(region, defaultAccount, queues, PolicyCache.shared());
         this.clock = clock;
+        this.region = region;
     }
 
     /**
@@ -82,6 +86,38 @@ public final class RequestAuthentication {
         if (enforce) {
             authorization.authorize(context, request);
         }
+    }
+
+    /**
+     * The CloudWatch API's view of an authenticated caller (its account, and each operation authorized
+     * as {@code cloudwatch:<Operation>} on {@code "*"}), or null with auth none (the configured account,
+     * no checks, as before).
+     */
+    public CloudWatchCaller cloudWatchCaller(RequestContext context) {
+        if (!enforce) {
+            return null;
+        }
+        return new CloudWatchCaller(context.principal().accountId(), action -> authorization.denial(context, action, "*"));
+    }
+
+    /**
+     * Authorizes a call of the Lambda event-source-mapping API as its IAM action
+     * ({@code lambda:CreateEventSourceMapping} ...; on {@code "*"} for create and list, on the mapping's
+     * ARN otherwise). @return null when allowed (or auth none, or an operation the API does not have),
+     * else the 403 AccessDeniedException to send
+     */
+    public HttpResponseData authorizeLambda(RequestContext context, HttpRequestData raw) {
+        if (!enforce) {
+            return null;
+        }
+        String action = LambdaApi.iamAction(raw.method(), raw.path());
+        if (action == null) {
+            return null;
+        }
+        String id = LambdaApi.mappingId(raw.path());
+        String resource = id == null ? "*" : "arn:aws:lambda:" + region + ":" + context.principal().accountId() + ":event-source-mapping:" + id;
+        String denial = authorization.denial(context, action, resource);
+        return denial == null ? null : LambdaApi.accessDenied(denial);
     }
 
     /** Whether requests are authorized (auth sigv4); with auth none every caller may do everything. */

@@ -66,6 +66,32 @@ public final class RequestAuthorization {
         }
     }
 
+    /**
+     * Authorizes a call of another API served on the same endpoint (CloudWatch, Lambda event source
+     * mappings): the caller's identity policies only (these APIs have no resource policies; an account
+     * root may do everything in its account; an anonymous caller nothing).
+     *
+     * @param resource the resource's ARN, or {@code "*"} for actions without one
+     * @return null when allowed, else IAM's AccessDenied text ({@code User: <arn> is not authorized to
+     *         perform: <action> [on resource: <arn>] because no identity-based policy allows the <action> action})
+     */
+    public String denial(io.hikyaku.identity.RequestContext caller, String iamAction, String resource) {
+        Principal who = caller.principal();
+        RequestContext c = context(who, iamAction, resource, who.accountId(), ConditionContext.globalKeys(caller));
+        Decision d = PolicyEvaluator.evaluate(c, identityPolicies(who), null, sessionPolicy(who));
+        if (d.allowed()) {
+            return null;
+        }
+        String head = "User: " + (who.isAnonymous() ? "anonymous" : who.arn()) + " is not authorized to perform: " + iamAction
+                + (resource.equals("*") ? "" : " on resource: " + resource);
+        return switch (d.reason()) {
+            case EXPLICIT_DENY_IN_IDENTITY_POLICY -> head + " with an explicit deny in an identity-based policy";
+            case EXPLICIT_DENY_IN_SESSION_POLICY -> head + " with an explicit deny in a session policy";
+            case NO_SESSION_POLICY_ALLOWS -> head + " because no session policy allows the " + iamAction + " action";
+            default -> head + " because no identity-based policy allows the " + iamAction + " action";
+        };
+    }
+
     private void authorizeOne(Principal who, QueueTargets.Check check, Map<String, List<String>> requestKeys) {
         boolean accountLevel = check.queueName() == null || check.account() == null;
         QueueAccess queue = accountLevel ? null : queues.find(check.account(), check.queueName());
