@@ -85,6 +85,11 @@ public final class LambdaApi {
         return uuid.isEmpty() || uuid.contains("/") ? null : uuid;
     }
 
+    /** Lambda's 400 InvalidParameterValueException with {@code message}. */
+    public static HttpResponseData invalidParameter(String message) {
+        return error(new LambdaException("InvalidParameterValueException", 400, message));
+    }
+
     /** Lambda's refusal of an unauthorized call: 403 AccessDeniedException with IAM's text. */
     public static HttpResponseData accessDenied(String message) {
         return error(new LambdaException("AccessDeniedException", 403, message));

@@ -68,6 +68,19 @@ class OtherApisAuthorizationTest extends AuthTestBase {
         assertThat(root.body()).contains("\"EventSourceMappings\"");
     }
 
+    @Test
+    void aMappingOnAnotherAccountsQueueNeedsThatQueuesPermissions() {
+        byte[] body = ("{\"EventSourceArn\":\"arn:aws:sqs:us-east-1:" + A + ":orders\",\"FunctionName\":\"f\"}")
+                .getBytes(StandardCharsets.UTF_8);
+        SdkHttpFullRequest create = SdkHttpFullRequest.builder().method(SdkHttpMethod.POST)
+                .uri(URI.create(endpoint + "/2015-03-31/event-source-mappings/")).putHeader("Content-Type", "application/json")
+                .contentStreamProvider(() -> new ByteArrayInputStream(body)).build();
+        RawHttp.Response b = send(sign(create, ROOT_B, ROOT_B_SECRET, "lambda"));
+        assertThat(b.status()).as(b.body()).isEqualTo(400);
+        assertThat(b.header("x-amzn-ErrorType")).isEqualTo("InvalidParameterValueException");
+        assertThat(b.body()).contains("\"message\":\"The provided execution role does not have permissions to call ReceiveMessage on SQS\"");
+    }
+
     private SdkHttpFullRequest listMetrics() {
         byte[] body = "Action=ListMetrics&Version=2010-08-01&Namespace=AWS%2FSQS".getBytes(StandardCharsets.UTF_8);
         return SdkHttpFullRequest.builder().method(SdkHttpMethod.POST).uri(URI.create(endpoint + "/"))

@@ -117,8 +117,40 @@ public final class RequestAuthentication {
         String id = LambdaApi.mappingId(raw.path());
         String resource = id == null ? "*" : "arn:aws:lambda:" + region + ":" + context.principal().accountId() + ":event-source-mapping:" + id;
         String denial = authorization.denial(context, action, resource);
-        return denial == null ? null : LambdaApi.accessDenied(denial);
+        if (denial != null) {
+            return LambdaApi.accessDenied(denial);
+        }
+        return queueOfMapping(context, raw);
     }
+
+    /**
+     * A mapping's queue is read by push delivery on the caller's behalf, so (as Lambda requires of the
+     * function's execution role) the caller must itself be allowed sqs:ReceiveMessage, sqs:DeleteMessage
+     * and sqs:GetQueueAttributes on it, its own queue or another account's that grants them.
+     */
+    private HttpResponseData queueOfMapping(RequestContext context, HttpRequestData raw) {
+        if (!raw.method().equals("POST") && !raw.method().equals("PUT")) {
+            return null;
+        }
+        String arn;
+        try {
+            arn = RequestAuthorization.text(MAPPER.readTree(raw.body()), "EventSourceArn");
+        } catch (java.io.IOException | RuntimeException malformed) {
+            return null; // the mapping API answers a malformed body itself
+        }
+        String[] queue = QueueTargets.fromArn(arn);
+        if (queue == null) {
+            return null;
+        }
+        for (String action : new String[] {"ReceiveMessage", "DeleteMessage", "GetQueueAttributes"}) {
+            if (!authorization.mayOnQueue(context, "sqs:" + action, queue[0], queue[1])) {
+                return LambdaApi.invalidParameter("The provided execution role does not have permissions to call " + action + " on SQS");
+            }
+        }
+        return null;
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
 
     /** Whether requests are authorized (auth sigv4); with auth none every caller may do everything. */
     public boolean enforces() {

@@ -92,6 +92,19 @@ public final class RequestAuthorization {
         };
     }
 
+    /**
+     * Whether the caller may perform an SQS action on a queue it does not call directly (a Lambda
+     * event source mapping's queue, which push delivery then reads for it).
+     */
+    public boolean mayOnQueue(io.hikyaku.identity.RequestContext caller, String iamAction, String account, String queueName) {
+        try {
+            authorizeOne(caller.principal(), new QueueTargets.Check(iamAction, account, queueName), ConditionContext.globalKeys(caller));
+            return true;
+        } catch (ApiException denied) {
+            return false;
+        }
+    }
+
     private void authorizeOne(Principal who, QueueTargets.Check check, Map<String, List<String>> requestKeys) {
         boolean accountLevel = check.queueName() == null || check.account() == null;
         QueueAccess queue = accountLevel ? null : queues.find(check.account(), check.queueName());
