@@ -5,6 +5,7 @@ Real keys sign SQS (JSON with current boto3, Query with Debian's boto3 1.26) and
 role acts in its own account; and every refusal of the negative matrix comes back with AWS's code,
 status and text. Usage: auth_check.py ENDPOINT --expect-protocol json|query. Exit 0 = all passed."""
 import contextlib
+import json
 import datetime
 import importlib
 import sys
@@ -177,6 +178,50 @@ refused(lambda: sqs_a.send_message(QueueUrl=f"{EP}/{B}/billing", MessageBody="x"
         f"arn:aws:sqs:us-east-1:{B}:billing because no resource-based policy allows the sqs:sendmessage action")
 refused(lambda: client("sts", *ALICE).assume_role(RoleArn=WORKER, RoleSessionName="nope"), "AccessDenied", 403,
         f"User: arn:aws:iam::{A}:user/alice is not authorized to perform: sts:AssumeRole on resource: {WORKER}")
+
+
+# ---------- authorization (identity policies, queue policies, anonymous) ----------
+def denied_text(who, action, resource, why):
+    return f"User: {who} is not authorized to perform: sqs:{action} on resource: {resource} {why}"
+
+
+ORDERS = f"{EP}/{A}/orders"
+ORDERS_ARN = f"arn:aws:sqs:us-east-1:{A}:orders"
+alice = client("sqs", *ALICE)
+alice.send_message(QueueUrl=ORDERS, MessageBody="alice may send")
+refused(lambda: alice.receive_message(QueueUrl=ORDERS), "AccessDenied", 403,
+        denied_text(f"arn:aws:iam::{A}:user/alice", "receivemessage", ORDERS_ARN,
+                    "because no identity-based policy allows the sqs:receivemessage action"))
+sqs_a.receive_message(QueueUrl=ORDERS)  # the root may do anything in its account
+
+SHARED = "authz-shared-%d" % (datetime.datetime.now().timestamp() * 1000)
+shared = sqs_a.create_queue(QueueName=SHARED)["QueueUrl"]
+shared_arn = f"arn:aws:sqs:us-east-1:{A}:{SHARED}"
+sqs_b = client("sqs", *ROOT_B)
+refused(lambda: sqs_b.send_message(QueueUrl=shared, MessageBody="x"), "AccessDenied", 403,
+        denied_text(f"arn:aws:iam::{B}:root", "sendmessage", shared_arn,
+                    "because no resource-based policy allows the sqs:sendmessage action"))
+sqs_a.set_queue_attributes(QueueUrl=shared, Attributes={"Policy": json.dumps({"Version": "2012-10-17", "Statement": [
+    {"Effect": "Allow", "Principal": {"AWS": B}, "Action": "sqs:*", "Resource": shared_arn},
+    {"Effect": "Deny", "Principal": "*", "Action": "sqs:PurgeQueue", "Resource": shared_arn},
+    {"Effect": "Allow", "Principal": "*", "Action": "sqs:SendMessage", "Resource": shared_arn,
+     "Condition": {"IpAddress": {"aws:SourceIp": ["127.0.0.0/8", "::1/128"]}}}]})})
+sqs_b.send_message(QueueUrl=shared, MessageBody="from B")
+check(sqs_b.get_queue_url(QueueName=SHARED, QueueOwnerAWSAccountId=A)["QueueUrl"] == shared, "B finds A's shared queue")
+refused(lambda: sqs_b.purge_queue(QueueUrl=shared), "AccessDenied", 403,
+        denied_text(f"arn:aws:iam::{B}:root", "purgequeue", shared_arn, "with an explicit deny in a resource-based policy"))
+refused(lambda: sqs_b.delete_queue(QueueUrl=shared), "AccessDenied", 403,
+        denied_text(f"arn:aws:iam::{B}:root", "deletequeue", shared_arn,
+                    "because no resource-based policy allows the sqs:deletequeue action"))
+anonymous = client("sqs", config=Config(signature_version=UNSIGNED, retries={"max_attempts": 0}))
+anonymous.send_message(QueueUrl=shared, MessageBody="anonymous")
+refused(lambda: anonymous.receive_message(QueueUrl=shared), "AccessDenied", 403,
+        f"Access to the resource https://sqs.us-east-1.amazonaws.com/{A}/{SHARED} is denied.")
+refused(lambda: anonymous.send_message(QueueUrl=ORDERS, MessageBody="x"), "AccessDenied", 403,
+        f"Access to the resource https://sqs.us-east-1.amazonaws.com/{A}/orders is denied.")
+bodies = sorted(m["Body"] for m in sqs_a.receive_message(QueueUrl=shared, MaxNumberOfMessages=10).get("Messages", []))
+check(set(bodies) <= {"from B", "anonymous"} and bodies, f"A reads what B and anonymous sent: {bodies}")
+sqs_a.delete_queue(QueueUrl=shared)
 
 
 def get(url):

@@ -216,6 +216,13 @@ final class DefaultSqsService implements SqsService, ServiceView {
     }
 
     @Override
+    public io.hikyaku.engine.QueueAccess queueAccess(String accountId, String name) {
+        io.hikyaku.engine.QueueAccess[] out = new io.hikyaku.engine.QueueAccess[1];
+        gate.lockedEvenIfFenced(() -> out[0] = gate.engineUnderLock().access(new io.hikyaku.engine.QueueRef(accountId, name)));
+        return out[0];
+    }
+
+    @Override
     public java.util.List<io.hikyaku.engine.MoveTaskInfo> moveTasks() {
         return gate.read((engine, now) -> engine.moveTasks());
     }

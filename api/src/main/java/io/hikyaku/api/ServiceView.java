@@ -14,6 +14,14 @@ public interface ServiceView {
     /** Every queue's counts. */
     List<QueueSnapshot> queueSnapshots();
 
+    /**
+     * The Policy and tags of queue {@code name} of {@code accountId} (authorization reads them), or
+     * null when there is no such queue. Pure, holds the engine lock only for the lookup.
+     */
+    default io.hikyaku.engine.QueueAccess queueAccess(String accountId, String name) {
+        return null;
+    }
+
     /** Every known message move task. */
     List<MoveTaskInfo> moveTasks();
 

@@ -97,6 +97,15 @@ public final class CloudWatch implements AutoCloseable {
     }
 
     /**
+     * Answers a request of an authenticated caller: each operation is first authorized as its IAM
+     * action ({@code cloudwatch:GetMetricData} ...; 403 AccessDenied otherwise), and the answers cover
+     * only the caller's account's queues. Never throws.
+     */
+    public HttpResponseData handle(HttpRequestData raw, String requestId, CloudWatchCaller caller) {
+        return endpoint.handle(raw, requestId, caller);
+    }
+
+    /**
      * Records the minute that just ended if the clock has entered a new one since the last sample, and
      * saves the history. @return whether a sample was recorded now
      */

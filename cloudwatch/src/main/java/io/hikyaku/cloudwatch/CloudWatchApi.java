@@ -34,6 +34,14 @@ final class CloudWatchApi {
         this.clock = clock;
     }
 
+    /** The three operations (the others are InvalidAction). */
+    static final java.util.Set<String> OPERATIONS = java.util.Set.of("GetMetricStatistics", "GetMetricData", "ListMetrics");
+
+    /** The same API answering for another account's queues. */
+    CloudWatchApi forAccount(String account) {
+        return account == null || account.equals(accountId) ? this : new CloudWatchApi(history, account, clock);
+    }
+
     Map<String, Object> invoke(String action, JsonNode in) {
         return switch (action) {
             case "GetMetricStatistics" -> getMetricStatistics(in);

@@ -75,16 +75,35 @@ final class CloudWatchEndpoint {
     }
 
     HttpResponseData handle(HttpRequestData raw, String requestId) {
+        return handle(raw, requestId, null);
+    }
+
+    /** @param caller the authenticated caller (its account and authorizer), or null: the configured account, no checks */
+    HttpResponseData handle(HttpRequestData raw, String requestId, CloudWatchCaller caller) {
         if (raw.path().startsWith(RPC_PREFIX)) {
-            return rpc(raw, requestId);
+            return rpc(raw, requestId, caller);
         }
         String target = raw.header("x-amz-target");
-        return target != null ? json(raw, target.substring(JSON_TARGET_PREFIX.length()), requestId) : query(raw, requestId);
+        return target != null ? json(raw, target.substring(JSON_TARGET_PREFIX.length()), requestId, caller) : query(raw, requestId, caller);
+    }
+
+    /** Authorizes the operation as {@code cloudwatch:<Operation>}, then answers it for the caller's account. */
+    private Map<String, Object> invoke(String operation, JsonNode in, CloudWatchCaller caller) {
+        if (caller == null) {
+            return api.invoke(operation, in);
+        }
+        if (CloudWatchApi.OPERATIONS.contains(operation)) {
+            String denial = caller.authorizer().apply("cloudwatch:" + operation);
+            if (denial != null) {
+                throw CloudWatchException.accessDenied(denial);
+            }
+        }
+        return api.forAccount(caller.accountId()).invoke(operation, in);
     }
 
     // ---- AWS JSON 1.0 (the AWS CLI v1 picks it from the model's protocol list) ----
 
-    private HttpResponseData json(HttpRequestData raw, String operation, String requestId) {
+    private HttpResponseData json(HttpRequestData raw, String operation, String requestId, CloudWatchCaller caller) {
         try {
             JsonNode in;
             if (raw.body() == null || raw.body().length == 0) {
@@ -101,7 +120,7 @@ final class CloudWatchEndpoint {
                     throw CloudWatchException.malformed("The request body must be a JSON object.");
                 }
             }
-            Map<String, Object> out = api.invoke(operation, in);
+            Map<String, Object> out = invoke(operation, in, caller);
             return new HttpResponseData(200, jsonHeaders(requestId), WireEncoders.json(out));
         } catch (CloudWatchException e) {
             return jsonError(e, requestId);
@@ -129,7 +148,7 @@ final class CloudWatchEndpoint {
 
     // ---- Smithy RPC v2 CBOR ----
 
-    private HttpResponseData rpc(HttpRequestData raw, String requestId) {
+    private HttpResponseData rpc(HttpRequestData raw, String requestId, CloudWatchCaller caller) {
         String operation = raw.path().substring(RPC_PREFIX.length());
         try {
             if (!raw.method().equals("POST")) {
@@ -150,7 +169,7 @@ final class CloudWatchEndpoint {
                     throw CloudWatchException.malformed("The request body must be a CBOR map.");
                 }
             }
-            Map<String, Object> out = api.invoke(operation, in);
+            Map<String, Object> out = invoke(operation, in, caller);
             return new HttpResponseData(200, rpcHeaders(requestId), WireEncoders.cbor(out));
         } catch (CloudWatchException e) {
             return rpcError(e, requestId);
@@ -179,14 +198,14 @@ final class CloudWatchEndpoint {
 
     // ---- Query ----
 
-    private HttpResponseData query(HttpRequestData raw, String requestId) {
+    private HttpResponseData query(HttpRequestData raw, String requestId, CloudWatchCaller caller) {
         try {
             Map<String, String> params = QueryForm.parameters(raw.rawQuery(), raw.body());
             String action = params.get("Action");
             if (action == null || action.isEmpty()) {
                 throw new MissingAction();
             }
-            Map<String, Object> out = api.invoke(action, QueryForm.tree(params));
+            Map<String, Object> out = invoke(action, QueryForm.tree(params), caller);
             return new HttpResponseData(200, xmlHeaders(requestId), WireEncoders.xml(action, out, requestId));
         } catch (MissingAction e) {
             return xmlError(CloudWatchException.missing("Action"), requestId);

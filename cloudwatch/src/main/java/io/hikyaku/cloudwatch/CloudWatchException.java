@@ -34,6 +34,10 @@ final class CloudWatchException extends RuntimeException {
                 "The action " + action + " is not valid for this web service.");
     }
 
+    static CloudWatchException accessDenied(String message) {
+        return new CloudWatchException("AccessDenied", "AccessDeniedException", 403, true, message);
+    }
+
     static CloudWatchException internal() {
         return new CloudWatchException("InternalServiceError", "InternalServiceFault", 500, false,
                 "We encountered an internal error. Please try again.");

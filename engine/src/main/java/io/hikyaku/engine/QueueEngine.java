@@ -226,6 +226,12 @@ public final class QueueEngine {
         return queues.require(queue).info();
     }
 
+    /** The queue's Policy and tags for authorization, or null when there is no such queue; a pure read. */
+    public QueueAccess access(QueueRef queue) {
+        QueueState q = queues.find(queue);
+        return q == null ? null : new QueueAccess(q.settings.values.get(AttributeRules.POLICY), q.tags);
+    }
+
     /** The queue whose ARN this is, or null (any account). */
     public QueueInfo findQueueByArn(String arn) {
         QueueState q = arn == null ? null : queues.byArn.get(arn);

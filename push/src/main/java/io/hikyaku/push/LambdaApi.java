@@ -48,6 +48,54 @@ public final class LambdaApi {
     }
 
     /**
+     * The IAM action a request is authorized as ({@code lambda:CreateEventSourceMapping},
+     * {@code lambda:ListEventSourceMappings}, {@code lambda:GetEventSourceMapping},
+     * {@code lambda:UpdateEventSourceMapping}, {@code lambda:DeleteEventSourceMapping}), or null for a
+     * request this API does not implement (it answers UnknownOperationException).
+     */
+    public static String iamAction(String method, String path) {
+        if (path.equals(MAPPINGS) || path.equals(MAPPINGS + "/")) {
+            return switch (method) {
+                case "POST" -> "lambda:CreateEventSourceMapping";
+                case "GET" -> "lambda:ListEventSourceMappings";
+                default -> null;
+            };
+        }
+        if (path.startsWith(MAPPINGS + "/")) {
+            String uuid = path.substring(MAPPINGS.length() + 1);
+            if (uuid.isEmpty() || uuid.contains("/")) {
+                return null;
+            }
+            return switch (method) {
+                case "GET" -> "lambda:GetEventSourceMapping";
+                case "PUT" -> "lambda:UpdateEventSourceMapping";
+                case "DELETE" -> "lambda:DeleteEventSourceMapping";
+                default -> null;
+            };
+        }
+        return null;
+    }
+
+    /** The mapping UUID a request names ({@code .../event-source-mappings/UUID}), or null. */
+    public static String mappingId(String path) {
+        if (!path.startsWith(MAPPINGS + "/")) {
+            return null;
+        }
+        String uuid = path.substring(MAPPINGS.length() + 1);
+        return uuid.isEmpty() || uuid.contains("/") ? null : uuid;
+    }
+
+    /** Lambda's 400 InvalidParameterValueException with {@code message}. */
+    public static HttpResponseData invalidParameter(String message) {
+        return error(new LambdaException("InvalidParameterValueException", 400, message));
+    }
+
+    /** Lambda's refusal of an unauthorized call: 403 AccessDeniedException with IAM's text. */
+    public static HttpResponseData accessDenied(String message) {
+        return error(new LambdaException("AccessDeniedException", 403, message));
+    }
+
+    /**
      * Answers one request of {@code account} (the caller's account, as for SQS calls). Runs on the push
      * executor, never on the caller's thread (a create reads the queue's attributes and stores the mapping).
      */

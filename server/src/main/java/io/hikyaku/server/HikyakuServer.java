@@ -21,6 +21,7 @@ import io.hikyaku.push.PushService;
 import io.hikyaku.server.admin.AdminEndpoint;
 import io.hikyaku.server.admin.AdminFile;
 import io.hikyaku.server.auth.RequestAuthentication;
+import io.hikyaku.server.auth.RequestAuthorization;
 import io.hikyaku.server.http.CallContextFactory;
 import io.hikyaku.server.http.Codecs;
 import io.hikyaku.server.http.HttpChannelInitializer;
@@ -218,7 +219,8 @@ public final class HikyakuServer implements AutoCloseable {
             observers.add(new AccessLog());
         }
         RequestAuthentication authentication = security == null ? null
-                : new RequestAuthentication(security, config.accountId(), config.region(), config.clock());
+                : new RequestAuthentication(security, config.accountId(), config.region(), config.clock(),
+                        queueLookup());
         RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving,
                 () -> health == null ? null : health.problem(), admin, authentication).observe(metrics, observers, Version.current())
                 .cloudWatch(cloudWatch)
@@ -235,6 +237,14 @@ public final class HikyakuServer implements AutoCloseable {
         }
         workers.scheduleAtFixedRate(idleConnections::sweep, IdleConnections.SWEEP_MILLIS, IdleConnections.SWEEP_MILLIS,
                 TimeUnit.MILLISECONDS);
+    }
+
+    /** The engine's read-only lookup of a queue's Policy and tags, for authorization. */
+    private RequestAuthorization.QueueLookup queueLookup() {
+        if (service instanceof ServiceView view) {
+            return view::queueAccess;
+        }
+        return (account, name) -> null;
     }
 
     private Channel listen(RequestDispatcher dispatcher, SslContext tls, int onPort) {

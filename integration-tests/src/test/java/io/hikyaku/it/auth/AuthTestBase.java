@@ -33,7 +33,8 @@ import software.amazon.awssdk.services.sts.StsClient;
 /**
  * A server with {@code auth sigv4} and two configured accounts (a clock the test moves), and SDK v2
  * clients that sign with real keys. Account 111111111111 has a root key, a user alice with two keys
- * and a role worker that account 222222222222 may assume; each account owns one queue from the config.
+ * allowed only to send to (and look up) orders, and a role worker (every SQS action) that account
+ * 222222222222 may assume; each account owns one queue from the config.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AuthTestBase {
@@ -61,10 +62,12 @@ abstract class AuthTestBase {
                       - {accessKeyId: AKIAALICE00000000001, secretAccessKeyEnv: ALICE_SECRET}
                       - {accessKeyId: AKIAALICE00000000002, secretAccessKey: "alice/rotated/0123456789abcdefghijklmno"}
                     policies:
-                      send-orders: {Version: "2012-10-17", Statement: [{Effect: Allow, Action: "sqs:SendMessage", Resource: "arn:aws:sqs:*:111111111111:orders"}]}
+                      send-orders: {Version: "2012-10-17", Statement: [{Effect: Allow, Action: ["sqs:SendMessage", "sqs:GetQueueUrl"], Resource: "arn:aws:sqs:*:111111111111:orders"}]}
                 roles:
                   - name: worker
                     trustPolicy: {Version: "2012-10-17", Statement: [{Effect: Allow, Principal: {AWS: "arn:aws:iam::222222222222:root"}, Action: "sts:AssumeRole"}]}
+                    policies:
+                      work: {Version: "2012-10-17", Statement: [{Effect: Allow, Action: "sqs:*", Resource: "*"}]}
                     maxSessionDurationSeconds: 3600
               - id: "222222222222"
                 rootKeys:

@@ -10,6 +10,9 @@ import io.hikyaku.identity.sigv4.SigV4Verifier;
 import io.hikyaku.identity.sigv4.SignedRequest;
 import io.hikyaku.identity.sts.Sessions;
 import io.hikyaku.identity.sts.StsService;
+import io.hikyaku.policy.PolicyCache;
+import io.hikyaku.cloudwatch.CloudWatchCaller;
+import io.hikyaku.push.LambdaApi;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
 import io.hikyaku.protocol.HttpRequestData;
@@ -27,17 +30,25 @@ public final class RequestAuthentication {
 
     private final Authenticator authenticator;
     private final StsEndpoint sts;
-    private final AccountIsolation isolation;
+    private final RequestAuthorization authorization;
     private final boolean enforce;
     private final Clock clock;
+    private final String region;
 
     public RequestAuthentication(SecurityConfig security, String defaultAccount, String region, Clock clock) {
+        this(security, defaultAccount, region, clock, (account, name) -> null);
+    }
+
+    /** @param queues the engine's read-only lookup of a queue's Policy and tags, for authorization */
+    public RequestAuthentication(SecurityConfig security, String defaultAccount, String region, Clock clock,
+                                 RequestAuthorization.QueueLookup queues) {
         Sessions sessions = new Sessions(clock);
         this.enforce = security.auth() == AuthMode.SIGV4;
         this.authenticator = new Authenticator(security.auth(), security.identities(), sessions, clock, defaultAccount);
         this.sts = new StsEndpoint(new StsService(security.identities(), sessions, new NewKeys(), clock, enforce));
-        this.isolation = new AccountIsolation(region);
+        this.authorization = new RequestAuthorization(region, defaultAccount, queues, PolicyCache.shared());
         this.clock = clock;
+        this.region = region;
     }
 
     /**
@@ -65,14 +76,84 @@ public final class RequestAuthentication {
     }
 
     /**
-     * The authorize step, until policies are enforced: with auth sigv4 a principal acts only on its
-     * own account's queues; with auth none everything is allowed, as before.
+     * The authorize step: with auth sigv4 the request is authorized as AWS does (identity policies,
+     * the queue's policy, cross-account rules, conditions: {@link RequestAuthorization}); with auth
+     * none everything is allowed, as before.
      *
      * @throws ApiException AccessDenied
      */
     public void authorize(RequestContext context, ApiRequest request) {
         if (enforce) {
-            isolation.check(context.principal(), request);
+            authorization.authorize(context, request);
         }
+    }
+
+    /**
+     * The CloudWatch API's view of an authenticated caller (its account, and each operation authorized
+     * as {@code cloudwatch:<Operation>} on {@code "*"}), or null with auth none (the configured account,
+     * no checks, as before).
+     */
+    public CloudWatchCaller cloudWatchCaller(RequestContext context) {
+        if (!enforce) {
+            return null;
+        }
+        return new CloudWatchCaller(context.principal().accountId(), action -> authorization.denial(context, action, "*"));
+    }
+
+    /**
+     * Authorizes a call of the Lambda event-source-mapping API as its IAM action
+     * ({@code lambda:CreateEventSourceMapping} ...; on {@code "*"} for create and list, on the mapping's
+     * ARN otherwise). @return null when allowed (or auth none, or an operation the API does not have),
+     * else the 403 AccessDeniedException to send
+     */
+    public HttpResponseData authorizeLambda(RequestContext context, HttpRequestData raw) {
+        if (!enforce) {
+            return null;
+        }
+        String action = LambdaApi.iamAction(raw.method(), raw.path());
+        if (action == null) {
+            return null;
+        }
+        String id = LambdaApi.mappingId(raw.path());
+        String resource = id == null ? "*" : "arn:aws:lambda:" + region + ":" + context.principal().accountId() + ":event-source-mapping:" + id;
+        String denial = authorization.denial(context, action, resource);
+        if (denial != null) {
+            return LambdaApi.accessDenied(denial);
+        }
+        return queueOfMapping(context, raw);
+    }
+
+    /**
+     * A mapping's queue is read by push delivery on the caller's behalf, so (as Lambda requires of the
+     * function's execution role) the caller must itself be allowed sqs:ReceiveMessage, sqs:DeleteMessage
+     * and sqs:GetQueueAttributes on it, its own queue or another account's that grants them.
+     */
+    private HttpResponseData queueOfMapping(RequestContext context, HttpRequestData raw) {
+        if (!raw.method().equals("POST") && !raw.method().equals("PUT")) {
+            return null;
+        }
+        String arn;
+        try {
+            arn = RequestAuthorization.text(MAPPER.readTree(raw.body()), "EventSourceArn");
+        } catch (java.io.IOException | RuntimeException malformed) {
+            return null; // the mapping API answers a malformed body itself
+        }
+        String[] queue = QueueTargets.fromArn(arn);
+        if (queue == null) {
+            return null;
+        }
+        for (String action : new String[] {"ReceiveMessage", "DeleteMessage", "GetQueueAttributes"}) {
+            if (!authorization.mayOnQueue(context, "sqs:" + action, queue[0], queue[1])) {
+                return LambdaApi.invalidParameter("The provided execution role does not have permissions to call " + action + " on SQS");
+            }
+        }
+        return null;
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** Whether requests are authorized (auth sigv4); with auth none every caller may do everything. */
+    public boolean enforces() {
+        return enforce;
     }
 }

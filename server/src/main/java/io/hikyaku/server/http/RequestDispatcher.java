@@ -161,7 +161,11 @@ public final class RequestDispatcher {
             }
             caller = outcome.context();
         }
-        if (LambdaApi.handles(raw.path())) { // authenticated like any call; acts in the caller's account
+        if (LambdaApi.handles(raw.path())) { // authenticated and authorized (lambda:*) like any call; acts in the caller's account
+            HttpResponseData refused = caller == null ? null : authentication.authorizeLambda(caller, raw);
+            if (refused != null) {
+                return done(refused);
+            }
             LambdaApi api = lambda.get();
             if (api == null) {
                 return done(new HttpResponseData(503, Map.of("content-type", "application/json", "x-amzn-ErrorType", "ServiceException"),
@@ -170,8 +174,9 @@ public final class RequestDispatcher {
             return new InFlight(api.handle(raw, caller != null && caller.principal().accountId() != null
                     ? caller.principal().accountId() : contexts.create(raw, requestId).accountId()), null);
         }
-        if (cloudWatch != null && cloudWatch.accepts(raw)) { // authenticated like any call when auth is on
-            return done(cloudWatch.handle(raw, requestId));
+        if (cloudWatch != null && cloudWatch.accepts(raw)) { // authenticated and authorized (cloudwatch:*) when auth is on
+            io.hikyaku.cloudwatch.CloudWatchCaller cw = caller == null ? null : authentication.cloudWatchCaller(caller);
+            return done(cw == null ? cloudWatch.handle(raw, requestId) : cloudWatch.handle(raw, requestId, cw));
         }
         ApiRequest decoded;
         try {

@@ -1,0 +1,186 @@
+package io.hikyaku.server.auth;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hikyaku.engine.QueueAccess;
+import io.hikyaku.identity.Principal;
+import io.hikyaku.policy.Decision;
+import io.hikyaku.policy.Policy;
+import io.hikyaku.policy.PolicyCache;
+import io.hikyaku.policy.PolicyEvaluator;
+import io.hikyaku.policy.PolicyException;
+import io.hikyaku.policy.PolicyKind;
+import io.hikyaku.policy.PrincipalType;
+import io.hikyaku.policy.RequestContext;
+import io.hikyaku.policy.SqsActions;
+import io.hikyaku.protocol.ApiException;
+import io.hikyaku.protocol.ApiRequest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The authorize step of an SQS request (auth sigv4): the operation is checked as its IAM action
+ * ({@link SqsActions}) on the queue it names, by the IAM policy evaluator, with the caller's identity
+ * policies (and session policy), the queue's {@code Policy} (from the engine's memory, parsed once
+ * through the shared {@link PolicyCache}) and the request's condition keys. A denial is AWS's
+ * AccessDenied (403) with its current text ({@code User: <arn> is not authorized to perform:
+ * sqs:<action> on resource: <arn> because ...}); an anonymous caller gets the legacy text
+ * ({@code Access to the resource https://sqs.<region>.amazonaws.com/<account>/<queue> is denied.}),
+ * which names no principal.
+ *
+ * <p>Which queue and which actions: {@link QueueTargets}. A request that names no queue where it needs
+ * one is left to the service, which answers its own validation error.
+ */
+public final class RequestAuthorization {
+
+    /** The engine's read-only lookup of a queue's Policy and tags (null: no such queue). */
+    @FunctionalInterface
+    public interface QueueLookup {
+        QueueAccess find(String accountId, String queueName);
+    }
+
+    private final String region;
+    private final String defaultAccount;
+    private final QueueLookup queues;
+    private final PolicyCache policies;
+
+    public RequestAuthorization(String region, String defaultAccount, QueueLookup queues, PolicyCache policies) {
+        this.region = region;
+        this.defaultAccount = defaultAccount;
+        this.queues = queues;
+        this.policies = policies;
+    }
+
+    /** @throws ApiException AccessDenied when any check of the request is denied */
+    public void authorize(io.hikyaku.identity.RequestContext caller, ApiRequest request) {
+        Principal who = caller.principal();
+        List<QueueTargets.Check> checks = QueueTargets.of(request, who.accountId(), defaultAccount);
+        if (checks == null) {
+            return; // not an SQS operation: the service answers InvalidAction
+        }
+        Map<String, List<String>> keys = ConditionContext.globalKeys(caller);
+        ConditionContext.addRequestTags(request, keys);
+        for (QueueTargets.Check check : checks) {
+            authorizeOne(who, check, keys);
+        }
+    }
+
+    /**
+     * Authorizes a call of another API served on the same endpoint (CloudWatch, Lambda event source
+     * mappings): the caller's identity policies only (these APIs have no resource policies; an account
+     * root may do everything in its account; an anonymous caller nothing).
+     *
+     * @param resource the resource's ARN, or {@code "*"} for actions without one
+     * @return null when allowed, else IAM's AccessDenied text ({@code User: <arn> is not authorized to
+     *         perform: <action> [on resource: <arn>] because no identity-based policy allows the <action> action})
+     */
+    public String denial(io.hikyaku.identity.RequestContext caller, String iamAction, String resource) {
+        Principal who = caller.principal();
+        RequestContext c = context(who, iamAction, resource, who.accountId(), ConditionContext.globalKeys(caller));
+        Decision d = PolicyEvaluator.evaluate(c, identityPolicies(who), null, sessionPolicy(who));
+        if (d.allowed()) {
+            return null;
+        }
+        String head = "User: " + (who.isAnonymous() ? "anonymous" : who.arn()) + " is not authorized to perform: " + iamAction
+                + (resource.equals("*") ? "" : " on resource: " + resource);
+        return switch (d.reason()) {
+            case EXPLICIT_DENY_IN_IDENTITY_POLICY -> head + " with an explicit deny in an identity-based policy";
+            case EXPLICIT_DENY_IN_SESSION_POLICY -> head + " with an explicit deny in a session policy";
+            case NO_SESSION_POLICY_ALLOWS -> head + " because no session policy allows the " + iamAction + " action";
+            default -> head + " because no identity-based policy allows the " + iamAction + " action";
+        };
+    }
+
+    /**
+     * Whether the caller may perform an SQS action on a queue it does not call directly (a Lambda
+     * event source mapping's queue, which push delivery then reads for it).
+     */
+    public boolean mayOnQueue(io.hikyaku.identity.RequestContext caller, String iamAction, String account, String queueName) {
+        try {
+            authorizeOne(caller.principal(), new QueueTargets.Check(iamAction, account, queueName), ConditionContext.globalKeys(caller));
+            return true;
+        } catch (ApiException denied) {
+            return false;
+        }
+    }
+
+    private void authorizeOne(Principal who, QueueTargets.Check check, Map<String, List<String>> requestKeys) {
+        boolean accountLevel = check.queueName() == null || check.account() == null;
+        QueueAccess queue = accountLevel ? null : queues.find(check.account(), check.queueName());
+        Map<String, List<String>> keys = requestKeys;
+        if (queue != null && !queue.tags().isEmpty()) {
+            keys = new HashMap<>(requestKeys);
+            ConditionContext.addResourceTags(queue.tags(), keys);
+        }
+        String resource = accountLevel ? "*" : SqsActions.queueArn(region, check.account(), check.queueName());
+        RequestContext c = context(who, check.action(), resource, check.account(), keys);
+        Decision d = PolicyEvaluator.evaluate(c, identityPolicies(who), resourcePolicy(queue), sessionPolicy(who));
+        if (!d.allowed()) {
+            String message = who.isAnonymous()
+                    ? "Access to the resource https://sqs." + region + ".amazonaws.com/"
+                            + (accountLevel ? "" : check.account() + "/" + check.queueName()) + " is denied."
+                    : d.denialMessage(c);
+            throw new ApiException("AccessDenied", message);
+        }
+    }
+
+    private static RequestContext context(Principal who, String action, String resource, String resourceAccount,
+                                          Map<String, List<String>> keys) {
+        if (who.isAnonymous()) {
+            return RequestContext.anonymous(action, resource, resourceAccount, keys);
+        }
+        PrincipalType type = switch (who.type()) {
+            case ACCOUNT -> PrincipalType.ACCOUNT;
+            case USER -> PrincipalType.USER;
+            case ASSUMED_ROLE -> PrincipalType.ASSUMED_ROLE;
+            case ANONYMOUS -> PrincipalType.ANONYMOUS;
+        };
+        return new RequestContext(who.arn(), who.accountId(), type, who.userId(), who.userName(), action, resource,
+                resourceAccount, keys);
+    }
+
+    /** The caller's identity policies; one that does not parse allows nothing (the config loader refuses such files). */
+    private List<Policy> identityPolicies(Principal who) {
+        if (who.identityPolicies().isEmpty()) {
+            return List.of();
+        }
+        List<Policy> out = new ArrayList<>(who.identityPolicies().size());
+        for (String document : who.identityPolicies().values()) {
+            Policy p = parse(document, PolicyKind.IDENTITY);
+            if (p != null) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    private Policy sessionPolicy(Principal who) {
+        return who.sessionPolicy() == null ? null : parseOrDenyAll(who.sessionPolicy());
+    }
+
+    /** A session policy that does not parse must not widen the session: it then allows nothing. */
+    private Policy parseOrDenyAll(String document) {
+        Policy p = parse(document, PolicyKind.SESSION);
+        return p != null ? p : parse("{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Deny\",\"Action\":\"*\",\"Resource\":\"*\"}]}",
+                PolicyKind.SESSION);
+    }
+
+    /** The queue's Policy (validated when it was set, so it parses; one stored by an older version that does not grants nothing). */
+    private Policy resourcePolicy(QueueAccess queue) {
+        return queue == null || queue.policy() == null ? null : parse(queue.policy(), PolicyKind.RESOURCE);
+    }
+
+    private Policy parse(String document, PolicyKind kind) {
+        try {
+            return policies.get(document, kind);
+        } catch (PolicyException invalid) {
+            return null;
+        }
+    }
+
+    static String text(JsonNode node, String field) {
+        JsonNode v = node == null ? null : node.get(field);
+        return v != null && v.isTextual() ? v.asText() : null;
+    }
+}
