@@ -36,4 +36,15 @@ public final class SqsServices {
                                     Consumer<String> log) {
         return new DefaultSqsService(store, clock, cooldowns, maxIndexedMessages, log);
     }
+
+    /**
+     * As {@link #create(Store, Clock, boolean, long, Consumer)}; every command the service applies
+     * also goes to {@code sink}, in apply order (the server's {@code --journal}).
+     */
+    public static SqsService create(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
+                                    Consumer<String> log, io.hikyaku.engine.command.CommandSink sink) {
+        DefaultSqsService service = new DefaultSqsService(store, clock, cooldowns, maxIndexedMessages, log);
+        service.commandSink(sink);
+        return service;
+    }
 }
