@@ -7,6 +7,9 @@ import java.util.function.Consumer;
 /** Builds the SQS service over a store. The clock is the only time source (tests pass a fake one). */
 public final class SqsServices {
 
+    /** The region the engine puts in ARNs when a command names none (a journal replay needs it). */
+    public static final String ENGINE_REGION = DefaultSqsService.DEFAULT_REGION;
+
     private SqsServices() {}
 
     /**
