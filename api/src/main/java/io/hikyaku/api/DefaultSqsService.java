@@ -1,6 +1,7 @@
 package io.hikyaku.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.QueueEngine;
 import io.hikyaku.engine.QueueRef;
 import io.hikyaku.engine.Ticked;
@@ -198,7 +199,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
             QueueEngine engine = gate.engineUnderLock();
             long now = gate.now();
             if (engine.nextDeadline() <= now) {
-                Ticked ticked = engine.tick(now);
+                Ticked ticked = gate.<Ticked>apply(new Command.Tick(now)).value();
                 for (QueueRef queue : ticked.queuesWithNewVisibleMessages()) {
                     receiver.wake(queue, now, completions);
                 }
@@ -273,6 +274,12 @@ final class DefaultSqsService implements SqsService, ServiceView {
         Completions completions = new Completions();
         gate.lockedEvenIfFenced(() -> receiver.releaseAll(completions));
         completions.run();
+        gate.stopSink(); // the final state, after the last command (the journal records its digest)
         store.close();
+    }
+
+    /** Every command applied from now on goes to {@code sink} as well (the journal); set before serving. */
+    void commandSink(io.hikyaku.engine.command.CommandSink sink) {
+        gate.sink(sink);
     }
 }

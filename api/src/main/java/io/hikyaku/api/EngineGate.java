@@ -3,6 +3,9 @@ package io.hikyaku.api;
 import io.hikyaku.engine.Durable;
 import io.hikyaku.engine.EngineException;
 import io.hikyaku.engine.QueueEngine;
+import io.hikyaku.engine.command.Command;
+import io.hikyaku.engine.command.CommandSink;
+import io.hikyaku.engine.command.Result;
 import io.hikyaku.engine.store.StoreException;
 import io.hikyaku.protocol.ApiException;
 import java.util.concurrent.CompletableFuture;
@@ -43,6 +46,8 @@ final class EngineGate {
     private final StoreFence fence;
     private final java.time.Clock clock;
     private QueueEngine engine;
+    /** Told every command applied, in order (the journal); guarded by the lock. */
+    private CommandSink sink = CommandSink.NONE;
     /** The last stamp handed out; guarded by the lock. */
     private long lastNow = Long.MIN_VALUE;
     private java.util.function.Consumer<QueueEngine> afterEachCall = engine -> { };
@@ -72,6 +77,41 @@ final class EngineGate {
         }
         lastNow = t;
         return t;
+    }
+
+    /**
+     * The one way commands reach the engine (call under the lock, with a command stamped by
+     * {@link #now()}): applies it, tells the sink, and throws a refusal as the engine methods do
+     * (the callers' error handling then translates it), else returns the value and its durability.
+     */
+    <T> Durable<T> apply(Command command) {
+        Result result = engineUnderLock().apply(command);
+        sink.applied(command);
+        if (result.refused()) {
+            throw result.error();
+        }
+        return new Durable<>(result.as(), result.written());
+    }
+
+    /** Sets where applied commands go (the journal); it is told the current engine's load first. */
+    void sink(CommandSink next) {
+        lock.lock();
+        try {
+            sink = next == null ? CommandSink.NONE : next;
+            sink.loaded(engine.appliedAt(), engine);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The final state goes to the sink (at close, after the last command). */
+    void stopSink() {
+        lock.lock();
+        try {
+            sink.stopped(engine);
+        } finally {
+            lock.unlock();
+        }
     }
 
     void onDeadline(java.util.function.LongConsumer deadlineAt) {
@@ -182,6 +222,7 @@ final class EngineGate {
         try {
             engine = loader.apply(Math.max(now, lastNow));
             lastNow = Math.max(lastNow, engine.appliedAt());
+            sink.loaded(engine.appliedAt(), engine);
             return fence.clear();
         } finally {
             nudgeIfDue();

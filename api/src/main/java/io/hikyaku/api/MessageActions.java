@@ -2,6 +2,7 @@ package io.hikyaku.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.BatchOutcome;
 import io.hikyaku.engine.Durable;
 import io.hikyaku.engine.QueueRef;
@@ -31,7 +32,7 @@ final class MessageActions {
         MessageAttributesReader.checkBlobs(in);
         QueueRef queue = QueueUrls.resolve(in, request.path());
         SendMessage message = SendEntries.read(in, context, ids);
-        return changeAndWake(queue, (engine, now) -> engine.sendMessage(queue, message, now))
+        return changeAndWake(queue, (engine, now) -> gate.<SendResult>apply(new Command.SendMessage(queue, message, now)))
                 .thenApply(result -> SendEntries.result(Json.object(), message, result));
     }
 
@@ -67,7 +68,7 @@ final class MessageActions {
             gate.read((engine, now) -> engine.getQueue(queue)); // an unknown queue still answers QueueDoesNotExist
             return gate.afterWrites(BatchRules.result(Json.array(), failed));
         }
-        return changeAndWake(queue, (engine, now) -> engine.sendMessageBatch(queue, messages, now))
+        return changeAndWake(queue, (engine, now) -> gate.<List<BatchOutcome<SendResult>>>apply(new Command.SendMessageBatch(queue, messages, now)))
                 .thenApply(outcomes -> {
                     ArrayNode successful = Json.array();
                     for (int i = 0; i < outcomes.size(); i++) {
@@ -87,7 +88,7 @@ final class MessageActions {
     CompletableFuture<ObjectNode> deleteMessage(ApiRequest request, Input in) {
         QueueRef queue = QueueUrls.resolve(in, request.path());
         String handle = in.requiredString("ReceiptHandle");
-        return changeAndWake(queue, (engine, now) -> engine.deleteMessage(queue, handle, now))
+        return changeAndWake(queue, (engine, now) -> gate.<Void>apply(new Command.DeleteMessage(queue, handle, now)))
                 .thenApply(v -> Json.object());
     }
 
@@ -107,7 +108,7 @@ final class MessageActions {
                 BatchRules.fail(failed, id, e);
             }
         }
-        return changeAndWake(queue, (engine, now) -> engine.deleteMessageBatch(queue, handles, now))
+        return changeAndWake(queue, (engine, now) -> gate.<List<BatchOutcome<Void>>>apply(new Command.DeleteMessageBatch(queue, handles, now)))
                 .thenApply(outcomes -> voidBatchResult(ids, outcomes, failed));
     }
 
@@ -115,7 +116,7 @@ final class MessageActions {
         QueueRef queue = QueueUrls.resolve(in, request.path());
         String handle = in.requiredString("ReceiptHandle");
         int timeout = visibilityTimeout(in);
-        return changeAndWake(queue, (engine, now) -> engine.changeMessageVisibility(queue, handle, timeout, now))
+        return changeAndWake(queue, (engine, now) -> gate.<Void>apply(new Command.ChangeVisibility(queue, handle, timeout, now)))
                 .thenApply(v -> Json.object());
     }
 
@@ -135,7 +136,7 @@ final class MessageActions {
                 BatchRules.fail(failed, id, e);
             }
         }
-        return changeAndWake(queue, (engine, now) -> engine.changeMessageVisibilityBatch(queue, changes, now))
+        return changeAndWake(queue, (engine, now) -> gate.<List<BatchOutcome<Void>>>apply(new Command.ChangeVisibilityBatch(queue, changes, now)))
                 .thenApply(outcomes -> voidBatchResult(ids, outcomes, failed));
     }
 

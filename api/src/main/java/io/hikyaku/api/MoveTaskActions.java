@@ -2,6 +2,7 @@ package io.hikyaku.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.MoveTaskInfo;
 import io.hikyaku.engine.StartMoveTask;
 import java.util.List;
@@ -31,7 +32,7 @@ final class MoveTaskActions {
         String target = destination == null || destination.isEmpty() ? null : destination;
         Integer perSecond = rate == null ? null : (int) (long) rate;
         String taskId = ids.uuid();
-        return gate.write((engine, now) -> engine.startMessageMoveTask(new StartMoveTask(source, target, perSecond, taskId, now)))
+        return gate.write((engine, now) -> gate.<String>apply(new Command.StartMoveTask(new StartMoveTask(source, target, perSecond, taskId, now))))
                 .thenApply(handle -> Json.object().put("TaskHandle", handle));
     }
 
@@ -64,7 +65,7 @@ final class MoveTaskActions {
 
     CompletableFuture<ObjectNode> cancel(Input in) {
         String handle = in.requiredString("TaskHandle");
-        return gate.write((engine, now) -> engine.cancelMessageMoveTask(handle, now))
+        return gate.write((engine, now) -> gate.<Long>apply(new Command.CancelMoveTask(handle, now)))
                 .thenApply(moved -> Json.object().put("ApproximateNumberOfMessagesMoved", moved));
     }
 }

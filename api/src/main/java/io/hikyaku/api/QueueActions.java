@@ -2,6 +2,7 @@ package io.hikyaku.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.CreateQueue;
 import io.hikyaku.engine.Durable;
 import io.hikyaku.engine.QueueInfo;
@@ -36,8 +37,8 @@ final class QueueActions {
         tags = TagRules.check(tags);
         TagRules.checkCount(name, Map.of(), tags);
         Map<String, String> given = tags.isEmpty() ? null : tags;
-        return gate.write((engine, now) -> engine.createQueue(
-                        new CreateQueue(context.accountId(), context.region(), name, attributes, given, now)))
+        return gate.write((engine, now) -> gate.<QueueInfo>apply(new Command.CreateQueue(
+                        new CreateQueue(context.accountId(), context.region(), name, attributes, given, now))))
                 .thenApply(info -> Json.object().put("QueueUrl", QueueUrls.url(context.baseUrl(), info.ref())));
     }
 
@@ -46,7 +47,7 @@ final class QueueActions {
         Completions completions = new Completions();
         List<Durable<Void>> holder = new ArrayList<>(1);
         gate.locked(() -> {
-            holder.add(gate.engineUnderLock().deleteQueue(queue, gate.now()));
+            holder.add(gate.apply(new Command.DeleteQueue(queue, gate.now())));
             receiver.queueDeleted(queue, completions);
         });
         completions.run();
@@ -88,7 +89,10 @@ final class QueueActions {
     CompletableFuture<ObjectNode> getQueueAttributes(ApiRequest request, Input in) {
         QueueRef queue = QueueUrls.resolve(in, request.path());
         List<String> names = in.stringList("AttributeNames");
-        Map<String, String> attributes = gate.read((engine, now) -> engine.getQueueAttributes(queue, names, now));
+        Map<String, String> attributes = gate.read((engine, now) -> {
+            gate.apply(new Command.Advance(queue, now)); // what is due by now, so the read itself writes nothing
+            return engine.readQueueAttributes(queue, names);
+        });
         ObjectNode out = Json.object();
         if (!attributes.isEmpty()) {
             out.set("Attributes", Json.stringMap(attributes));
@@ -102,13 +106,13 @@ final class QueueActions {
             throw Errors.missing("Attributes");
         }
         var update = QueueAttributesReader.read(in.stringMap("Attributes"));
-        return gate.write((engine, now) -> engine.setQueueAttributes(queue, update, now))
+        return gate.write((engine, now) -> gate.apply(new Command.SetQueueAttributes(queue, update, now)))
                 .thenApply(v -> Json.object());
     }
 
     CompletableFuture<ObjectNode> purgeQueue(ApiRequest request, Input in) {
         QueueRef queue = QueueUrls.resolve(in, request.path());
-        return gate.write((engine, now) -> engine.purgeQueue(queue, now)).thenApply(v -> Json.object());
+        return gate.write((engine, now) -> gate.apply(new Command.PurgeQueue(queue, now))).thenApply(v -> Json.object());
     }
 
     CompletableFuture<ObjectNode> listQueueTags(ApiRequest request, Input in) {
@@ -129,7 +133,7 @@ final class QueueActions {
         }
         return gate.write((engine, now) -> {
             TagRules.checkCount(queue.name(), engine.listQueueTags(queue), tags); // same lock as the change
-            return engine.tagQueue(queue, tags, now);
+            return gate.apply(new Command.TagQueue(queue, tags, now));
         }).thenApply(v -> Json.object());
     }
 
@@ -143,7 +147,7 @@ final class QueueActions {
             // sqs-behaviours 90; over Query an empty list is no TagKey.N at all
             throw Errors.invalidParameter(TagRules.KEY_LENGTH);
         }
-        return gate.write((engine, now) -> engine.untagQueue(queue, keys, now)).thenApply(v -> Json.object());
+        return gate.write((engine, now) -> gate.apply(new Command.UntagQueue(queue, keys, now))).thenApply(v -> Json.object());
     }
 
     CompletableFuture<ObjectNode> addPermission(ApiRequest request, Input in) {
@@ -160,14 +164,14 @@ final class QueueActions {
         PermissionRules.checkLabel(label);
         PermissionRules.checkAccounts(accounts);
         PermissionRules.checkActions(actions);
-        return gate.write((engine, now) -> engine.addPermission(queue, label, accounts, actions, now))
+        return gate.write((engine, now) -> gate.apply(new Command.AddPermission(queue, label, accounts, actions, now)))
                 .thenApply(v -> Json.object());
     }
 
     CompletableFuture<ObjectNode> removePermission(ApiRequest request, Input in) {
         QueueRef queue = QueueUrls.resolve(in, request.path());
         String label = in.requiredString("Label");
-        return gate.write((engine, now) -> engine.removePermission(queue, label, now))
+        return gate.write((engine, now) -> gate.apply(new Command.RemovePermission(queue, label, now)))
                 .thenApply(v -> Json.object());
     }
 

@@ -2,6 +2,7 @@ package io.hikyaku.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.Durable;
 import io.hikyaku.engine.EngineException;
 import io.hikyaku.engine.MessageAttribute;
@@ -71,8 +72,9 @@ final class Receiver {
         gate.locked(() -> {
             QueueEngine engine = gate.engineUnderLock();
             long now = gate.now();
-            int wait = stopping ? 0 : waitParam != null ? (int) (long) waitParam : queueWaitSeconds(engine, queue, now);
-            Durable<List<ReceivedMessage>> got = engine.receiveMessages(queue, command(call, now));
+            Durable<List<ReceivedMessage>> got = gate.apply(new Command.ReceiveMessage(queue, command(call, now)));
+            // a setting, not timer state: read after the receive (which refuses an unknown queue)
+            int wait = stopping ? 0 : waitParam != null ? (int) (long) waitParam : queueWaitSeconds(engine, queue);
             if (!got.value().isEmpty() || wait == 0) {
                 Durable<List<ReceivedMessage>> shown = got.value().isEmpty()
                         ? new Durable<>(got.value(), gate.barrier()) : got;
@@ -106,7 +108,8 @@ final class Receiver {
             }
             boolean visible;
             try {
-                visible = engine.hasVisibleMessages(queue, now);
+                gate.apply(new Command.Advance(queue, now));
+                visible = engine.hasDeliverable(queue);
             } catch (EngineException gone) {
                 queueDeleted(queue, completions); // the queue no longer exists: its waits end empty
                 return;
@@ -116,7 +119,7 @@ final class Receiver {
             }
             Durable<List<ReceivedMessage>> got;
             try {
-                got = engine.receiveMessages(queue, command(w.call, now));
+                got = gate.apply(new Command.ReceiveMessage(queue, command(w.call, now)));
             } catch (EngineException refused) {
                 // This receive is refused (e.g. OverLimit): only its caller gets the error.
                 waiters.pollFirst();
@@ -198,8 +201,8 @@ final class Receiver {
                 call.nonce(), now);
     }
 
-    private static int queueWaitSeconds(QueueEngine engine, QueueRef queue, long now) {
-        Map<String, String> attrs = engine.getQueueAttributes(queue, List.of("ReceiveMessageWaitTimeSeconds"), now);
+    private static int queueWaitSeconds(QueueEngine engine, QueueRef queue) {
+        Map<String, String> attrs = engine.readQueueAttributes(queue, List.of("ReceiveMessageWaitTimeSeconds"));
         String v = attrs.get("ReceiveMessageWaitTimeSeconds");
         return v == null ? 0 : Integer.parseInt(v);
     }

@@ -7,6 +7,9 @@ import java.util.function.Consumer;
 /** Builds the SQS service over a store. The clock is the only time source (tests pass a fake one). */
 public final class SqsServices {
 
+    /** The region the engine puts in ARNs when a command names none (a journal replay needs it). */
+    public static final String ENGINE_REGION = DefaultSqsService.DEFAULT_REGION;
+
     private SqsServices() {}
 
     /**
@@ -35,5 +38,16 @@ public final class SqsServices {
     public static SqsService create(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
                                     Consumer<String> log) {
         return new DefaultSqsService(store, clock, cooldowns, maxIndexedMessages, log);
+    }
+
+    /**
+     * As {@link #create(Store, Clock, boolean, long, Consumer)}; every command the service applies
+     * also goes to {@code sink}, in apply order (the server's {@code --journal}).
+     */
+    public static SqsService create(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
+                                    Consumer<String> log, io.hikyaku.engine.command.CommandSink sink) {
+        DefaultSqsService service = new DefaultSqsService(store, clock, cooldowns, maxIndexedMessages, log);
+        service.commandSink(sink);
+        return service;
     }
 }

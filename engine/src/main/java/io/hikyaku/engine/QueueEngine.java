@@ -1,5 +1,7 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
+import io.hikyaku.engine.command.Result;
 import io.hikyaku.engine.store.Keyspace;
 import io.hikyaku.engine.store.Store;
 import io.hikyaku.engine.store.StoreBatch;
@@ -291,12 +293,20 @@ public final class QueueEngine {
     public Map<String, String> getQueueAttributes(QueueRef queue, Collection<String> names, long now) {
         at(now);
         QueueState q = queues.require(queue);
+        checkReadable(names);
+        touch(q, now);
+        return attributesOf(q, names);
+    }
+
+    private static void checkReadable(Collection<String> names) {
         for (String n : names) {
             if (!AttributeRules.READABLE.contains(n)) {
                 throw Texts.unknownAttribute(n);
             }
         }
-        touch(q, now);
+    }
+
+    private static Map<String, String> attributesOf(QueueState q, Collection<String> names) {
         boolean all = names.contains("All");
         Map<String, String> v = new TreeMap<>(q.settings.values);
         v.put("ApproximateNumberOfMessages", Long.toString(q.visibleCount()));
@@ -907,6 +917,96 @@ public final class QueueEngine {
         QueueState q = queues.require(queue);
         touch(q, now);
         return q.delivery.hasDeliverable();
+    }
+
+    // ---- commands as data -----------------------------------------------------------------
+
+    /**
+     * Applies one command: the single entry point for state changes (ENGINE.md "Commands as
+     * data"). A refusal is a result, never an exception; the value is what the matching method
+     * above returns ({@link Command.Tick} gives {@link Ticked}, {@link Command.Advance} null).
+     */
+    public Result apply(Command command) {
+        try {
+            return Result.of(dispatch(command));
+        } catch (EngineException e) {
+            return Result.refused(e);
+        }
+    }
+
+    private Durable<?> dispatch(Command command) {
+        if (command instanceof Command.SendMessage c) {
+            return sendMessage(c.queue(), c.message(), c.now());
+        } else if (command instanceof Command.ReceiveMessage c) {
+            return receiveMessages(c.queue(), c.receive());
+        } else if (command instanceof Command.DeleteMessage c) {
+            return deleteMessage(c.queue(), c.receiptHandle(), c.now());
+        } else if (command instanceof Command.Tick c) {
+            Ticked t = tick(c.now());
+            return new Durable<>(t, t.written());
+        } else if (command instanceof Command.Advance c) {
+            at(c.now());
+            touch(queues.require(c.queue()), c.now());
+            return new Durable<>(null, DONE);
+        } else if (command instanceof Command.SendMessageBatch c) {
+            return sendMessageBatch(c.queue(), c.messages(), c.now());
+        } else if (command instanceof Command.DeleteMessageBatch c) {
+            return deleteMessageBatch(c.queue(), c.receiptHandles(), c.now());
+        } else if (command instanceof Command.ChangeVisibility c) {
+            return changeMessageVisibility(c.queue(), c.receiptHandle(), c.visibilityTimeout(), c.now());
+        } else if (command instanceof Command.ChangeVisibilityBatch c) {
+            return changeMessageVisibilityBatch(c.queue(), c.changes(), c.now());
+        } else if (command instanceof Command.CreateQueue c) {
+            return createQueue(c.create());
+        } else if (command instanceof Command.DeleteQueue c) {
+            return deleteQueue(c.queue(), c.now());
+        } else if (command instanceof Command.PurgeQueue c) {
+            return purgeQueue(c.queue(), c.now());
+        } else if (command instanceof Command.SetQueueAttributes c) {
+            return setQueueAttributes(c.queue(), c.attributes(), c.now());
+        } else if (command instanceof Command.TagQueue c) {
+            return tagQueue(c.queue(), c.tags(), c.now());
+        } else if (command instanceof Command.UntagQueue c) {
+            return untagQueue(c.queue(), c.tagKeys(), c.now());
+        } else if (command instanceof Command.AddPermission c) {
+            return addPermission(c.queue(), c.label(), c.accountIds(), c.actions(), c.now());
+        } else if (command instanceof Command.RemovePermission c) {
+            return removePermission(c.queue(), c.label(), c.now());
+        } else if (command instanceof Command.StartMoveTask c) {
+            return startMessageMoveTask(c.start());
+        } else if (command instanceof Command.CancelMoveTask c) {
+            return cancelMessageMoveTask(c.taskHandle(), c.now());
+        }
+        throw new IllegalArgumentException("unknown command " + command.getClass().getName());
+    }
+
+    /**
+     * GetQueueAttributes as a pure read of the state as it stands (apply {@link Command.Advance}
+     * first for what is due): same names, errors and answer as {@link #getQueueAttributes}.
+     */
+    public Map<String, String> readQueueAttributes(QueueRef queue, Collection<String> names) {
+        QueueState q = queues.require(queue);
+        checkReadable(names);
+        return attributesOf(q, names);
+    }
+
+    /** Whether a receive could return a message now, as a pure read (after {@link Command.Advance}). */
+    public boolean hasDeliverable(QueueRef queue) {
+        return queues.require(queue).delivery.hasDeliverable();
+    }
+
+    /**
+     * A stable SHA-256 (hex) of the state: every queue (in id order) with its settings, tags,
+     * counts and sequence bounds, the last applied time, and every entry of every store keyspace in
+     * key order (messages, their states, dedup entries, move tasks, ...). Two engines that applied
+     * the same commands to empty stores of the same kind have equal digests.
+     */
+    public String digest() {
+        return StateDigest.of(this, store);
+    }
+
+    long queueIdCounter() {
+        return queueIdCounter;
     }
 
     // ---- helpers --------------------------------------------------------------------------

@@ -151,10 +151,20 @@ public final class HikyakuServer implements AutoCloseable {
         ListenAddress.checkFree(config.host(), address);
         OpenedStore store = StoreOpener.open(config);
         SqsService service;
+        io.hikyaku.journal.JournalWriter journal = null;
         try {
-            service = SqsServices.create(store.health(), config.clock(), config.cooldowns() == Cooldowns.AWS,
-                    MemoryBudget.resolve(config.maxIndexedMessages()), LOG::warn);
+            if (config.journal() != null) {
+                journal = openJournal(config);
+            }
+            service = journal == null
+                    ? SqsServices.create(store.health(), config.clock(), config.cooldowns() == Cooldowns.AWS,
+                            MemoryBudget.resolve(config.maxIndexedMessages()), LOG::warn)
+                    : SqsServices.create(store.health(), config.clock(), config.cooldowns() == Cooldowns.AWS,
+                            MemoryBudget.resolve(config.maxIndexedMessages()), LOG::warn, journal);
         } catch (RuntimeException e) {
+            if (journal != null) {
+                journal.close();
+            }
             store.health().close();
             throw e;
         }
@@ -163,6 +173,19 @@ public final class HikyakuServer implements AutoCloseable {
             FileMappingStore.copyInto(config.dataDir(), target); // push delivery's mappings live beside the store
         };
         return start(config, security, Codecs.standard(), service, store.health(), backups, store.rocks());
+    }
+
+    /**
+     * The journal ({@code --journal}): every command the engine applies is appended; the service
+     * records the final state digest in it and closes it when it stops.
+     */
+    private static io.hikyaku.journal.JournalWriter openJournal(ServerConfig config) {
+        try {
+            return new io.hikyaku.journal.JournalWriter(config.journal(), SqsServices.ENGINE_REGION,
+                    config.cooldowns() == Cooldowns.AWS, config.storage().name().toLowerCase(java.util.Locale.ROOT));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot open the journal " + config.journal() + ": " + e.getMessage(), e);
+        }
     }
 
     /** Starts serving {@code service} (which the server then owns and closes) through {@code codec}. */

@@ -27,11 +27,12 @@ import java.util.Objects;
  * @param push          functions and event source mappings for push delivery (docs/push-delivery.md)
  * @param maxIndexedMessages the engine's index budget (messages plus FIFO dedup entries in memory);
  *                      0 = derived from the max heap ({@link MemoryBudget})
+ * @param journal       where to append every command the engine applies (ENGINE.md "Journal"); null = no journal
  */
 public record ServerConfig(String host, int port, String accountId, String region, String advertisedUrl,
                            StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
                            List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog,
-                           Cooldowns cooldowns, PushConfig push, long maxIndexedMessages) {
+                           Cooldowns cooldowns, PushConfig push, long maxIndexedMessages, Path journal) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 9324;
@@ -85,64 +86,64 @@ public record ServerConfig(String host, int port, String accountId, String regio
     public static ServerConfig defaults() {
         return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_ACCOUNT_ID, DEFAULT_REGION, null,
                 StorageMode.ROCKSDB, DEFAULT_DATA_DIR, DurabilityMode.FSYNC, Clock.systemUTC(), List.of(),
-                DEFAULT_MAX_BODY_BYTES, LogFormat.TEXT, false, Cooldowns.AWS, PushConfig.NONE, 0);
+                DEFAULT_MAX_BODY_BYTES, LogFormat.TEXT, false, Cooldowns.AWS, PushConfig.NONE, 0, null);
     }
 
     public ServerConfig withHost(String value) {
-        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
+        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
     }
 
     public ServerConfig withPort(int value) {
-        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
+        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
     }
 
     public ServerConfig withAccountId(String value) {
-        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
+        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
     }
 
     public ServerConfig withRegion(String value) {
-        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
+        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
     }
 
     /** null means: build queue URLs from each request's Host header. */
     public ServerConfig withAdvertisedUrl(String value) {
-        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
+        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
     }
 
     public ServerConfig withStorage(StorageMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
     }
 
     public ServerConfig withDataDir(Path value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
     }
 
     public ServerConfig withDurability(DurabilityMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
     }
 
     public ServerConfig withClock(Clock value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
     }
 
     public ServerConfig withQueues(List<QueueDefinition> value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
     }
 
     public ServerConfig withMaxBodyBytes(int value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog, cooldowns, push, maxIndexedMessages);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
     }
 
     public ServerConfig withLogFormat(LogFormat value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog, cooldowns, push, maxIndexedMessages);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog, cooldowns, push, maxIndexedMessages, journal);
     }
 
     public ServerConfig withAccessLog(boolean value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value, cooldowns, push, maxIndexedMessages);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value, cooldowns, push, maxIndexedMessages, journal);
     }
 
     public ServerConfig withPush(PushConfig value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, value, maxIndexedMessages);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, value, maxIndexedMessages, journal);
     }
 
     /** A queue URL is this plus {@code /account/name}: a query or fragment would end up in the middle of it. */
@@ -166,13 +167,28 @@ public record ServerConfig(String host, int port, String accountId, String regio
 
     public ServerConfig withCooldowns(Cooldowns value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, value, push, maxIndexedMessages);
+                maxBodyBytes, logFormat, accessLog, value, push, maxIndexedMessages, journal);
     }
 
     /** The index budget; 0 = derived from the max heap. */
     public ServerConfig withMaxIndexedMessages(long value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, value);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, value, journal);
+    }
+
+    /** The journal file (every applied command appended); null = none. */
+    public ServerConfig withJournal(Path value) {
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, value);
+    }
+
+    /** Without a journal (the form before it existed). */
+    public ServerConfig(String host, int port, String accountId, String region, String advertisedUrl,
+                        StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
+                        List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog,
+                        Cooldowns cooldowns, PushConfig push, long maxIndexedMessages) {
+        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes,
+                logFormat, accessLog, cooldowns, push, maxIndexedMessages, null);
     }
 
     private static String stripTrailingSlash(String url) {

@@ -47,6 +47,8 @@ final class ServeCommand implements Subcommand {
             valued("max-indexed-messages", "N", "Messages (plus FIFO dedup entries) kept in the in-memory index; the rest "
                     + "stay on disk and are paged in as queues drain (default: from the max heap, see docs/operations.md "
                     + "\"Memory\"; env HIKYAKU_MAX_INDEXED_MESSAGES)."),
+            valued("journal", "FILE", "Append every command the engine applies to FILE, for `hikyaku replay` "
+                    + "(default off; env HIKYAKU_JOURNAL; see engine/ENGINE.md \"Journal\")."),
             valued("auth", "MODE", "none or sigv4 (default none; env HIKYAKU_AUTH). sigv4 verifies every signature "
                     + "against the accounts of the config file."),
             Flags.toggle("allow-unauthenticated", "Permit auth none on a non-loopback address (env HIKYAKU_ALLOW_UNAUTHENTICATED=true)."),
@@ -91,7 +93,7 @@ final class ServeCommand implements Subcommand {
                 flags.string("region"), flags.string("advertised-url"), flags.choice("storage", StorageMode.class),
                 flags.path("data-dir"), flags.choice("durability", DurabilityMode.class), flags.integer("max-body-bytes"),
                 flags.choice("log-format", LogFormat.class), onOff(flags, "access-log"), flags.choice("cooldowns", Cooldowns.class),
-                positive(flags, "max-indexed-messages"));
+                positive(flags, "max-indexed-messages"), flags.path("journal"));
         return ConfigResolver.resolve(ServerConfig.defaults(), file, EnvironmentSettings.from(env), given);
     }
 
@@ -159,6 +161,7 @@ final class ServeCommand implements Subcommand {
                 + " (storage " + describeStorage(config) + ", account " + config.accountId() + ", region " + config.region()
                 + (config.cooldowns() == Cooldowns.OFF ? ", cooldowns off" : "")
                 + ", index budget " + MemoryBudget.resolve(config.maxIndexedMessages()) + " messages"
+                + (config.journal() != null ? ", journal " + config.journal() : "")
                 + ", auth " + security.auth().name().toLowerCase(Locale.ROOT) + ")");
         out.flush();
         server.awaitTermination();

@@ -40,7 +40,7 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
     private static final Set<String> TOP_KEYS = Set.of("server", "queues", "accounts", "functions", "eventSourceMappings");
     private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
             "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog", "cooldowns",
-            "maxIndexedMessages", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort");
+            "maxIndexedMessages", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal");
     private static final Set<String> QUEUE_KEYS = Set.of("name", "attributes", "tags", "deadLetterQueue", "maxReceiveCount", "account");
 
     /** A file with no security settings and no accounts. */
@@ -106,6 +106,7 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
     private static Settings serverSection(String source, Map<String, Object> s) {
         checkKeys(source, s, SERVER_KEYS);
         String dataDir = text(source, s, "dataDir");
+        String journal = text(source, s, "journal");
         return new Settings(
                 text(source, s, "host"),
                 SettingValues.port(source + ".port", text(source, s, "port")),
@@ -119,7 +120,8 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
                 SettingValues.logFormat(source + ".logFormat", text(source, s, "logFormat")),
                 SettingValues.onOff(source + ".accessLog", text(source, s, "accessLog")),
                 SettingValues.cooldowns(source + ".cooldowns", text(source, s, "cooldowns")),
-                SettingValues.positiveLong(source + ".maxIndexedMessages", text(source, s, "maxIndexedMessages")));
+                SettingValues.positiveLong(source + ".maxIndexedMessages", text(source, s, "maxIndexedMessages")),
+                journal == null ? null : Path.of(journal));
     }
 
     private static QueueDefinition queue(String source, Map<String, Object> q) {

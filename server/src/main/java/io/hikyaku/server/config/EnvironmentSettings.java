@@ -22,7 +22,8 @@ public final class EnvironmentSettings {
                 SettingValues.logFormat("HIKYAKU_LOG_FORMAT", value(env, "HIKYAKU_LOG_FORMAT")),
                 SettingValues.onOff("HIKYAKU_ACCESS_LOG", value(env, "HIKYAKU_ACCESS_LOG")),
                 SettingValues.cooldowns("HIKYAKU_COOLDOWNS", value(env, "HIKYAKU_COOLDOWNS")),
-                SettingValues.positiveLong("HIKYAKU_MAX_INDEXED_MESSAGES", value(env, "HIKYAKU_MAX_INDEXED_MESSAGES")));
+                SettingValues.positiveLong("HIKYAKU_MAX_INDEXED_MESSAGES", value(env, "HIKYAKU_MAX_INDEXED_MESSAGES")),
+                path(value(env, "HIKYAKU_JOURNAL")));
     }
 
     /** Unset and empty both mean "not given". */

@@ -13,9 +13,19 @@ import java.nio.file.Path;
  */
 public record Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
                        StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
-                       LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns, Long maxIndexedMessages) {
+                       LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns, Long maxIndexedMessages,
+                       Path journal) {
 
-    public static final Settings NONE = new Settings(null, null, null, null, null, null, null, null, null, null, null, null, null);
+    public static final Settings NONE = new Settings(null, null, null, null, null, null, null, null, null, null, null, null, null,
+            null);
+
+    /** Without a journal setting. */
+    public Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
+                    StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
+                    LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns, Long maxIndexedMessages) {
+        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, maxBodyBytes, logFormat, accessLog,
+                cooldowns, maxIndexedMessages, null);
+    }
 
     /** Without an index budget setting. */
     public Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
@@ -48,6 +58,7 @@ public record Settings(String host, Integer port, String accountId, String regio
         if (accessLog != null) c = c.withAccessLog(accessLog);
         if (cooldowns != null) c = c.withCooldowns(cooldowns);
         if (maxIndexedMessages != null) c = c.withMaxIndexedMessages(maxIndexedMessages);
+        if (journal != null) c = c.withJournal(journal);
         return c;
     }
 }

@@ -1,0 +1,27 @@
+package io.hikyaku.journal;
+
+/**
+ * The journal file: a header ({@link #MAGIC}, then the format version byte), then frames. A frame is
+ * its length (int, big-endian, counting the kind byte and the payload), a kind byte and the payload:
+ * <ul>
+ *   <li>{@link #LOAD}: an engine was loaded from the store: loadedAt (long), the index budget
+ *       (long), cooldowns (byte 0/1), whether the store held no queue (byte 0/1), the default
+ *       region and the kind of store (DataOutput UTF each). The first frame of every server start, and after a storage failure.</li>
+ *   <li>{@link #COMMAND}: one applied command in the {@code CommandCodec} form.</li>
+ *   <li>{@link #DIGEST}: the state digest when the server stopped (DataOutput UTF).</li>
+ * </ul>
+ * A frame cut short at the end of the file (a crash while writing) is reported, never read as data.
+ */
+final class JournalFormat {
+
+    static final byte[] MAGIC = {'H', 'K', 'J', 'L'};
+    static final int VERSION = 1;
+    static final byte LOAD = 'L';
+    static final byte COMMAND = 'C';
+    static final byte DIGEST = 'D';
+    /** A frame larger than this is damage (the largest command, a batch of ten 1 MiB messages, is ~11 MiB). */
+    static final int MAX_FRAME = 64 << 20;
+
+    private JournalFormat() {
+    }
+}

@@ -1,0 +1,145 @@
+package io.hikyaku.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.server.cli.HikyakuCommand;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code serve --journal}: a real server records every command it applies; {@code hikyaku replay}
+ * applies the journal to a fresh engine and reaches the same state digest the server recorded at
+ * each stop (across a restart on the same data directory, which the journal records as a load).
+ */
+class JournalReplayTest {
+
+    private static final Pattern DIGEST = Pattern.compile("digest ([0-9a-f]{64})");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aReplayedJournalReachesTheStateTheServerRecorded() throws Exception {
+        Path journal = dir.resolve("commands.journal");
+        ServerConfig config = ServerConfig.defaults().withPort(0).withDataDir(dir.resolve("data"))
+                .withDurability(DurabilityMode.FSYNC).withJournal(journal);
+        String std;
+        String fifo;
+        try (HikyakuServer server = HikyakuServer.start(config); JsonSqs sqs = new JsonSqs(server.port())) {
+            String dlq = create(sqs, "dead", JsonSqs.input());
+            String dlqArn = sqs.attributes(dlq).path("QueueArn").asText();
+            std = create(sqs, "plain", JsonSqs.input().put("VisibilityTimeout", "0")
+                    .put("RedrivePolicy", "{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":\"2\"}"));
+            fifo = create(sqs, "ordered.fifo", JsonSqs.input().put("FifoQueue", "true")
+                    .put("ContentBasedDeduplication", "true"));
+            ObjectNode tags = JsonSqs.input().put("QueueUrl", std);
+            tags.putObject("Tags").put("team", "\u65e5\u672c");
+            sqs.call("TagQueue", tags);
+            traffic(sqs, std, fifo, 0);
+            ObjectNode batch = JsonSqs.input().put("QueueUrl", std);
+            var entries = batch.putArray("Entries");
+            for (int i = 0; i < 10; i++) {
+                ObjectNode e = entries.addObject().put("Id", "e" + i).put("MessageBody", "batch \uD83D\uDE80 " + i);
+                e.putObject("MessageAttributes").putObject("n").put("DataType", "Number").put("StringValue", "" + i);
+            }
+            sqs.call("SendMessageBatch", batch);
+            sqs.call("ChangeMessageVisibility", JsonSqs.input().put("QueueUrl", std)
+                    .put("ReceiptHandle", sqs.receive(std, 1).get(0).path("ReceiptHandle").asText())
+                    .put("VisibilityTimeout", 30));
+            sqs.call("PurgeQueue", JsonSqs.input().put("QueueUrl", dlq));
+        }
+        long sizeAfterFirstRun = Files.size(journal);
+        assertThat(sizeAfterFirstRun).isGreaterThan(1000);
+
+        try (HikyakuServer server = HikyakuServer.start(config); JsonSqs sqs = new JsonSqs(server.port())) {
+            traffic(sqs, std, fifo, 100); // a restart: the journal gets a load frame, then more commands
+            sqs.call("DeleteQueue", JsonSqs.input().put("QueueUrl", fifo));
+        }
+        assertThat(Files.size(journal)).isGreaterThan(sizeAfterFirstRun);
+
+        Replay replay = replay("--journal", journal.toString());
+        assertThat(replay.exit).as(replay.out).isZero();
+        assertThat(replay.out).contains("(2 loads)").contains("matches the digest the server recorded at stop");
+        String digest = replay.digest();
+
+        Path fresh = dir.resolve("replayed");
+        Replay again = replay("--journal", journal.toString(), "--data-dir", fresh.toString(), "--expect-digest", digest);
+        assertThat(again.exit).as(again.out).isZero();
+        assertThat(again.out).contains("matches --expect-digest");
+        assertThat(fresh.resolve("CURRENT")).exists(); // the replayed store stays where it was asked to be
+
+        Replay wrong = replay("--journal", journal.toString(), "--expect-digest", "00" + digest.substring(2));
+        assertThat(wrong.exit).isEqualTo(1);
+        assertThat(wrong.out).contains("DIFFERS from --expect-digest");
+    }
+
+    @Test
+    void aMemoryServerIsReplayedInMemory() throws Exception {
+        Path journal = dir.resolve("memory.journal");
+        ServerConfig config = ServerConfig.defaults().withPort(0).withStorage(StorageMode.MEMORY).withJournal(journal);
+        try (HikyakuServer server = HikyakuServer.start(config); JsonSqs sqs = new JsonSqs(server.port())) {
+            String std = create(sqs, "plain", JsonSqs.input());
+            String fifo = create(sqs, "ordered.fifo", JsonSqs.input().put("FifoQueue", "true")
+                    .put("ContentBasedDeduplication", "true"));
+            traffic(sqs, std, fifo, 0);
+        }
+        Replay replay = replay("--journal", journal.toString());
+        assertThat(replay.exit).as(replay.out).isZero();
+        assertThat(replay.out).contains("(1 loads)").contains("matches the digest the server recorded at stop");
+    }
+
+    /** Sends, receives, deletes and reads on both queues; the FIFO sends repeat bodies (deduplicated). */
+    private static void traffic(JsonSqs sqs, String std, String fifo, int from) throws Exception {
+        for (int i = from; i < from + 20; i++) {
+            sqs.send(std, "m" + i + " h\u00e9llo");
+            sqs.call("SendMessage", JsonSqs.input().put("QueueUrl", fifo).put("MessageBody", "f" + (i % 7))
+                    .put("MessageGroupId", "g" + (i % 3)));
+        }
+        for (int round = 0; round < 5; round++) {
+            JsonNode got = sqs.receive(std, 10);
+            for (int i = 0; i < got.size(); i += 2) {
+                sqs.call("DeleteMessage", JsonSqs.input().put("QueueUrl", std)
+                        .put("ReceiptHandle", got.get(i).path("ReceiptHandle").asText()));
+            }
+            JsonNode ordered = sqs.receive(fifo, 3);
+            for (JsonNode m : ordered) {
+                sqs.call("DeleteMessage", JsonSqs.input().put("QueueUrl", fifo)
+                        .put("ReceiptHandle", m.path("ReceiptHandle").asText()));
+            }
+            sqs.attributes(std);
+        }
+    }
+
+    private static String create(JsonSqs sqs, String name, ObjectNode attributes) throws Exception {
+        ObjectNode in = JsonSqs.input().put("QueueName", name);
+        in.set("Attributes", attributes);
+        return sqs.call("CreateQueue", in).path("QueueUrl").asText();
+    }
+
+    private record Replay(int exit, String out) {
+        String digest() {
+            Matcher m = DIGEST.matcher(out);
+            assertThat(m.find()).as(out).isTrue();
+            return m.group(1);
+        }
+    }
+
+    private static Replay replay(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String[] all = new String[args.length + 1];
+        all[0] = "replay";
+        System.arraycopy(args, 0, all, 1, args.length);
+        int exit = HikyakuCommand.commandLine(Map.of(), new PrintWriter(out), new PrintWriter(err)).execute(all);
+        return new Replay(exit, out + err.toString());
+    }
+}
