@@ -123,7 +123,8 @@ public final class EventSourceMappings {
         commit(mapping);
         delivery.apply(mapping, function);
         String state = mapping.enabled() == old.enabled() ? "Updating" : mapping.enabled() ? "Enabling" : "Disabling";
-        LOG.info("event source mapping {} updated ({})", uuid, mapping.restingState());
+        LOG.info("event source mapping {} updated: {} -> {} ({}{})", uuid, mapping.queue(), function.name(),
+                old.restingState().equals(mapping.restingState()) ? "" : old.restingState() + " -> ", mapping.restingState());
         return mapping.toApiJson(state);
     }
 
@@ -134,7 +135,7 @@ public final class EventSourceMappings {
         save(rest);
         mappings.remove(uuid);
         delivery.remove(uuid);
-        LOG.info("event source mapping {} deleted", uuid);
+        LOG.info("event source mapping {} deleted: {} -> {} ({} -> Deleted)", uuid, m.queue(), m.functionName(), m.restingState());
         return m.toApiJson("Deleting");
     }
 

@@ -227,15 +227,14 @@ final class MappingRunner {
             if (!result.ok()) {
                 backoff.fail(clock.millis()); // before the counter: whoever sees the error sees the pause too
                 counters.errors.incrementAndGet();
-                note("invocation of " + function.name() + " failed (" + result.describe() + "); " + batch.size()
-                        + " message(s) return after the visibility timeout");
+                invocationFailed(result.describe(), batch.size());
                 return CompletableFuture.completedFuture(false);
             }
             BatchOutcome outcome = BatchOutcome.of2xx(result.body(), mapping.reportBatchItemFailures(), ids);
             if (outcome.allFailed()) {
                 backoff.fail(clock.millis());
                 counters.errors.incrementAndGet();
-                note("batch response of " + function.name() + " treated as a complete failure: " + outcome.reason());
+                invocationFailed("2xx, but the batch response is a complete failure: " + outcome.reason(), batch.size());
                 return CompletableFuture.completedFuture(false);
             }
             List<String> toDelete = new ArrayList<>();
@@ -308,6 +307,15 @@ final class MappingRunner {
                 finished.complete(null);
             }
         }
+    }
+
+    /**
+     * One warning per failed call: what went wrong (HTTP status, timeout, connection error, unusable batch
+     * response), never a message body. Calls are bounded by the backoff, so this cannot flood the log.
+     */
+    private void invocationFailed(String why, int messages) {
+        LOG.warn("event source mapping {} ({} -> {}): invocation failed ({}); {} message(s) return after the visibility timeout",
+                mapping.uuid(), mapping.queue(), function.name(), why, messages);
     }
 
     /** Logs a problem: the first of a streak and then every 100th, so a dead endpoint does not flood the log. */

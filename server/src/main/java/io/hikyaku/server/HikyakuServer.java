@@ -18,6 +18,7 @@ import io.hikyaku.protocol.ProtocolCodec;
 import io.hikyaku.push.FileMappingStore;
 import io.hikyaku.push.MappingStore;
 import io.hikyaku.push.PushService;
+import io.hikyaku.server.push.PushMeters;
 import io.hikyaku.server.admin.AdminEndpoint;
 import io.hikyaku.server.admin.AdminFile;
 import io.hikyaku.server.auth.RequestAuthentication;
@@ -114,6 +115,7 @@ public final class HikyakuServer implements AutoCloseable {
         if (storeHealth != null) {
             StoreMetrics.bind(metrics, storeHealth, rocks);
         }
+        metrics.beforeScrape(new PushMeters(metrics.registry(), () -> push)::refresh); // per event source mapping
         this.cloudWatch = service instanceof ServiceView view
                 ? new CloudWatch(view, metrics, config.clock(), config.accountId(),
                         config.storage() == StorageMode.MEMORY ? null : config.dataDir(), CloudWatch.DEFAULT_MAX_QUEUES)
