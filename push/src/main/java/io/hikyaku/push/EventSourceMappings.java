@@ -1,5 +1,6 @@
 package io.hikyaku.push;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.protocol.ApiException;
@@ -88,7 +89,7 @@ public final class EventSourceMappings {
                 p.batchingWindow() == null ? 0 : p.batchingWindow(),
                 p.responseTypes() != null && !p.responseTypes().isEmpty(),
                 p.maxConcurrency(), p.filterPatterns() == null ? List.of() : p.filterPatterns(),
-                p.enabled() == null || p.enabled());
+                p.enabled() == null || p.enabled()).withTags(MappingTags.parse(body.get("Tags"), Map.of()));
         commit(mapping);
         delivery.apply(mapping, function);
         LOG.info("event source mapping {} created: {} -> {} ({})", mapping.uuid(), queue, function.name(), mapping.restingState());
@@ -119,7 +120,7 @@ public final class EventSourceMappings {
                 p.responseTypes() == null ? old.reportBatchItemFailures() : !p.responseTypes().isEmpty(),
                 p.scalingGiven() ? p.maxConcurrency() : old.maximumConcurrency(),
                 p.filterPatterns() == null ? old.filters().patterns() : p.filterPatterns(),
-                p.enabled() == null ? old.enabled() : p.enabled());
+                p.enabled() == null ? old.enabled() : p.enabled()).withTags(old.tags());
         commit(mapping);
         delivery.apply(mapping, function);
         String state = mapping.enabled() == old.enabled() ? "Updating" : mapping.enabled() ? "Enabling" : "Disabling";
@@ -266,6 +267,43 @@ public final class EventSourceMappings {
     private static LambdaException duplicate(QueueArn queue, String functionName, String uuid) {
         return LambdaException.conflict("An event source mapping with SQS arn (\" " + queue + " \") and function (\" "
                 + functionName + " \") already exists. Please update or delete the existing mapping with UUID " + uuid);
+    }
+
+    /** ListTags of a mapping's ARN. */
+    synchronized ObjectNode listTags(String account, String arn) {
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        ObjectNode tags = out.putObject("Tags");
+        byArn(account, arn).tags().forEach(tags::put);
+        return out;
+    }
+
+    /** TagResource: adds or replaces the tags of {@code body.Tags}. */
+    synchronized void tag(String account, String arn, JsonNode tags) {
+        EventSourceMapping m = byArn(account, arn);
+        if (tags == null || tags.isNull()) {
+            throw LambdaException.validation(MappingParameters.oneError("null", "tags", "Member must not be null"));
+        }
+        commit(m.withTags(MappingTags.parse(tags, m.tags())));
+    }
+
+    /** UntagResource: removes {@code keys} (absent keys are ignored, as Lambda does). */
+    synchronized void untag(String account, String arn, List<String> keys) {
+        EventSourceMapping m = byArn(account, arn);
+        if (keys.isEmpty()) {
+            throw LambdaException.validation(MappingParameters.oneError("null", "tagKeys", "Member must not be null"));
+        }
+        Map<String, String> rest = new LinkedHashMap<>(m.tags());
+        keys.forEach(rest::remove);
+        commit(m.withTags(rest));
+    }
+
+    /** The caller's mapping named by {@code arn:aws:lambda:{region}:{account}:event-source-mapping:{UUID}}. */
+    private EventSourceMapping byArn(String account, String arn) {
+        String prefix = "arn:aws:lambda:" + region + ":" + account + ":event-source-mapping:";
+        if (arn == null || !arn.startsWith(prefix)) {
+            throw LambdaException.noSuchMapping();
+        }
+        return owned(account, arn.substring(prefix.length()));
     }
 
     private EventSourceMapping owned(String account, String uuid) {
