@@ -43,8 +43,11 @@ public final class EventSourceMappings {
     private final Clock clock;
     private final String region;
     private final Map<String, EventSourceMapping> mappings = new LinkedHashMap<>();
+    private final QueueAccess access;
 
-    EventSourceMappings(Functions functions, MappingStore store, QueueClient queues, Delivery delivery, Clock clock, String region) {
+    EventSourceMappings(Functions functions, MappingStore store, QueueClient queues, Delivery delivery, Clock clock, String region,
+                        QueueAccess access) {
+        this.access = access;
         this.functions = functions;
         this.store = store;
         this.queues = queues;
@@ -63,6 +66,10 @@ public final class EventSourceMappings {
                         m.uuid(), m.functionName(), m.queue());
                 continue;
             }
+            if (!access.allows(m.account(), m.queue())) {
+                LOG.warn("event source mapping {}: account {} may not receive from {}; not polling", m.uuid(), m.account(), m.queue());
+                continue;
+            }
             delivery.apply(m, f);
         }
         if (!mappings.isEmpty()) {
@@ -78,7 +85,7 @@ public final class EventSourceMappings {
         }
         QueueArn queue = QueueArn.parse(p.eventSourceArn()).orElseThrow(() ->
                 LambdaException.invalidParameter("Unrecognized event source, must be kinesis, dynamodb stream or sqs."));
-        QueueClient.QueueInfo info = describe(queue);
+        QueueClient.QueueInfo info = describe(account, queue);
         for (EventSourceMapping m : mappings.values()) {
             if (m.account().equals(account) && m.functionName().equals(function.name()) && m.queue().equals(queue)) {
                 throw duplicate(queue, function.name(), m.uuid());
@@ -113,7 +120,7 @@ public final class EventSourceMappings {
                 }
             }
         }
-        QueueClient.QueueInfo info = describe(old.queue());
+        QueueClient.QueueInfo info = describe(account, old.queue());
         EventSourceMapping mapping = build(old.uuid(), account, function, old.queue(), info,
                 p.batchSize() == null ? old.batchSize() : p.batchSize(),
                 p.batchingWindow() == null ? old.batchingWindowSeconds() : p.batchingWindow(),
@@ -240,12 +247,17 @@ public final class EventSourceMappings {
                 reportFailures, maxConcurrency, filters, enabled, clock.millis());
     }
 
-    private QueueClient.QueueInfo describe(QueueArn queue) {
+    /** The queue as {@code account} sees it; refused before the queue is read when the account may not use it. */
+    private QueueClient.QueueInfo describe(String account, QueueArn queue) {
+        if (!access.allows(account, queue)) {
+            // Lambda's answer when the function's role may not receive from the queue (said before its existence is known)
+            throw LambdaException.invalidParameter("The provided execution role does not have permissions to call ReceiveMessage on SQS");
+        }
         if (!queue.region().equals(region)) {
             throw nonExistentQueue();
         }
         try {
-            return queues.describe(queue).get(10, TimeUnit.SECONDS);
+            return queues.describe(account, queue).get(10, TimeUnit.SECONDS);
         } catch (ExecutionException | CompletionException e) {
             if (e.getCause() instanceof ApiException api && api.errorType().equals("QueueDoesNotExist")) {
                 throw nonExistentQueue();

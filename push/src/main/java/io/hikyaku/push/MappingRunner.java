@@ -115,7 +115,7 @@ final class MappingRunner {
         } else {
             wait = (int) Math.min(LONG_POLL_SECONDS, Math.max(0, (g.deadlineMillis - clock.millis() + 999) / 1000));
         }
-        CompletableFuture<List<ObjectNode>> receive = queues.receive(mapping.queue(), want, wait);
+        CompletableFuture<List<ObjectNode>> receive = queues.receive(mapping.account(), mapping.queue(), want, wait);
         pendingReceives.add(receive);
         if (stopped) {
             receive.cancel(false);
@@ -181,7 +181,7 @@ final class MappingRunner {
         }
         if (!filteredOut.isEmpty()) {
             counters.filtered.addAndGet(filteredOut.size());
-            queues.delete(mapping.queue(), filteredOut).whenComplete((refused, e) -> {
+            queues.delete(mapping.account(), mapping.queue(), filteredOut).whenComplete((refused, e) -> {
                 if (e != null) {
                     note("deleting messages that matched no filter failed: " + unwrap(e).getMessage());
                 }
@@ -248,7 +248,7 @@ final class MappingRunner {
                 toDelete.add(r.path("receiptHandle").asText());
             }
             counters.itemFailures.addAndGet(batch.size() - toDelete.size());
-            return queues.delete(mapping.queue(), toDelete).handle((refused, e) -> {
+            return queues.delete(mapping.account(), mapping.queue(), toDelete).handle((refused, e) -> {
                 if (e != null) {
                     note("deleting processed messages failed: " + unwrap(e).getMessage());
                     return true;
