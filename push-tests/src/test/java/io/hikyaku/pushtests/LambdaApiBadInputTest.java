@@ -54,6 +54,33 @@ class LambdaApiBadInputTest extends PushTestBase {
     }
 
     @Test
+    void tagsOfAMapping() throws Exception {
+        String q = uniqueName("tags");
+        createQueue(q, Map.of());
+        LambdaResponse created = lambda("POST", MAPPINGS, "{\"FunctionName\":\"fn\",\"EventSourceArn\":\"" + arn(q)
+                + "\",\"Enabled\":false,\"Tags\":{\"team\":\"orders\"}}");
+        assertThat(created.status()).isEqualTo(202);
+        String uuid = created.body().path("UUID").asText();
+        String path = "/2017-03-31/tags/" + created.body().path("EventSourceMappingArn").asText().replace(":", "%3A");
+        assertThat(lambda("GET", path, null).body()).isEqualTo(JSON.readTree("{\"Tags\":{\"team\":\"orders\"}}"));
+        assertThat(lambda("POST", path, "{\"Tags\":{\"env\":\"dev\",\"team\":\"billing\"}}").status()).isEqualTo(204);
+        assertThat(lambda("DELETE", path + "?tagKeys=team&tagKeys=absent", null).status()).isEqualTo(204);
+        assertThat(lambda("GET", path, null).body()).isEqualTo(JSON.readTree("{\"Tags\":{\"env\":\"dev\"}}"));
+        refused("POST", path, "{\"Tags\":{\"aws:x\":\"y\"}}", 400, "InvalidParameterValueException");
+        refused("POST", path, "{\"Tags\":{\"k\":5}}", 400, "InvalidRequestContentException");
+        refused("POST", path, "{}", 400, "ValidationException");
+        refused("DELETE", path, null, 400, "ValidationException");
+        // another account's mapping, an unknown one, and a function's ARN are not found
+        assertThat(lambdaAs("111111111111", "GET", path, null).status()).isEqualTo(404);
+        refused("GET", "/2017-03-31/tags/arn%3Aaws%3Alambda%3Aus-east-1%3A000000000000%3Aevent-source-mapping%3Anope", null,
+                404, "ResourceNotFoundException");
+        refused("GET", "/2017-03-31/tags/arn%3Aaws%3Alambda%3Aus-east-1%3A000000000000%3Afunction%3Afn", null,
+                404, "ResourceNotFoundException");
+        deleteMapping(uuid);
+        refused("GET", path, null, 404, "ResourceNotFoundException");
+    }
+
+    @Test
     void aMappingBelongsToTheAccountThatCreatedIt() throws Exception {
         String q = uniqueName("acct");
         createQueue(q, Map.of());

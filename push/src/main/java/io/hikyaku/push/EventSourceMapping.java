@@ -7,8 +7,11 @@ import io.hikyaku.push.filter.FilterCriteria;
 import io.hikyaku.push.filter.InvalidPatternException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * One event source mapping: which queue feeds which function, and how. Immutable; an update makes a
@@ -27,11 +30,12 @@ import java.util.Objects;
  * @param filters                filter patterns; records that match none are deleted without an invocation
  * @param enabled                whether pollers run
  * @param lastModifiedMillis     when the mapping last changed
+ * @param tags                   the mapping's tags (Lambda's TagResource / ListTags / UntagResource, Tags on create)
  */
 public record EventSourceMapping(String uuid, String account, String region, String functionName, QueueArn queue,
                                  boolean fifo, int batchSize, int batchingWindowSeconds, boolean reportBatchItemFailures,
                                  Integer maximumConcurrency, FilterCriteria filters, boolean enabled,
-                                 long lastModifiedMillis) {
+                                 long lastModifiedMillis, Map<String, String> tags) {
 
     /** Concurrency cap when ScalingConfig is not set (a self-hosted endpoint is not an elastic fleet). */
     public static final int DEFAULT_MAX_CONCURRENCY = 10;
@@ -42,6 +46,21 @@ public record EventSourceMapping(String uuid, String account, String region, Str
         Objects.requireNonNull(uuid);
         Objects.requireNonNull(queue);
         filters = filters == null ? FilterCriteria.NONE : filters;
+        tags = tags == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(tags));
+    }
+
+    /** A mapping without tags. */
+    public EventSourceMapping(String uuid, String account, String region, String functionName, QueueArn queue,
+                              boolean fifo, int batchSize, int batchingWindowSeconds, boolean reportBatchItemFailures,
+                              Integer maximumConcurrency, FilterCriteria filters, boolean enabled, long lastModifiedMillis) {
+        this(uuid, account, region, functionName, queue, fifo, batchSize, batchingWindowSeconds, reportBatchItemFailures,
+                maximumConcurrency, filters, enabled, lastModifiedMillis, Map.of());
+    }
+
+    /** This mapping with {@code newTags} instead of its tags (tags are not a change of the mapping: LastModified stays). */
+    public EventSourceMapping withTags(Map<String, String> newTags) {
+        return new EventSourceMapping(uuid, account, region, functionName, queue, fifo, batchSize, batchingWindowSeconds,
+                reportBatchItemFailures, maximumConcurrency, filters, enabled, lastModifiedMillis, newTags);
     }
 
     public int effectiveMaxConcurrency() {
@@ -102,6 +121,10 @@ public record EventSourceMapping(String uuid, String account, String region, Str
         }
         var list = out.putArray("filters");
         filters.patterns().forEach(list::add);
+        if (!tags.isEmpty()) {
+            ObjectNode t = out.putObject("tags");
+            tags.forEach(t::put);
+        }
         return out;
     }
 
@@ -120,6 +143,12 @@ public record EventSourceMapping(String uuid, String account, String region, Str
                 in.path("functionName").asText(), queue, in.path("fifo").asBoolean(), in.path("batchSize").asInt(),
                 in.path("batchingWindowSeconds").asInt(), in.path("reportBatchItemFailures").asBoolean(),
                 in.hasNonNull("maximumConcurrency") ? in.get("maximumConcurrency").asInt() : null, filters,
-                in.path("enabled").asBoolean(true), in.path("lastModifiedMillis").asLong());
+                in.path("enabled").asBoolean(true), in.path("lastModifiedMillis").asLong(), storedTags(in.path("tags")));
+    }
+
+    private static Map<String, String> storedTags(JsonNode in) {
+        Map<String, String> tags = new TreeMap<>();
+        in.fields().forEachRemaining(e -> tags.put(e.getKey(), e.getValue().asText()));
+        return tags;
     }
 }

@@ -1,5 +1,6 @@
 package io.hikyaku.push;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.protocol.ApiException;
@@ -42,8 +43,11 @@ public final class EventSourceMappings {
     private final Clock clock;
     private final String region;
     private final Map<String, EventSourceMapping> mappings = new LinkedHashMap<>();
+    private final QueueAccess access;
 
-    EventSourceMappings(Functions functions, MappingStore store, QueueClient queues, Delivery delivery, Clock clock, String region) {
+    EventSourceMappings(Functions functions, MappingStore store, QueueClient queues, Delivery delivery, Clock clock, String region,
+                        QueueAccess access) {
+        this.access = access;
         this.functions = functions;
         this.store = store;
         this.queues = queues;
@@ -62,6 +66,10 @@ public final class EventSourceMappings {
                         m.uuid(), m.functionName(), m.queue());
                 continue;
             }
+            if (!access.allows(m.account(), m.queue())) {
+                LOG.warn("event source mapping {}: account {} may not receive from {}; not polling", m.uuid(), m.account(), m.queue());
+                continue;
+            }
             delivery.apply(m, f);
         }
         if (!mappings.isEmpty()) {
@@ -77,7 +85,7 @@ public final class EventSourceMappings {
         }
         QueueArn queue = QueueArn.parse(p.eventSourceArn()).orElseThrow(() ->
                 LambdaException.invalidParameter("Unrecognized event source, must be kinesis, dynamodb stream or sqs."));
-        QueueClient.QueueInfo info = describe(queue);
+        QueueClient.QueueInfo info = describe(account, queue);
         for (EventSourceMapping m : mappings.values()) {
             if (m.account().equals(account) && m.functionName().equals(function.name()) && m.queue().equals(queue)) {
                 throw duplicate(queue, function.name(), m.uuid());
@@ -88,7 +96,7 @@ public final class EventSourceMappings {
                 p.batchingWindow() == null ? 0 : p.batchingWindow(),
                 p.responseTypes() != null && !p.responseTypes().isEmpty(),
                 p.maxConcurrency(), p.filterPatterns() == null ? List.of() : p.filterPatterns(),
-                p.enabled() == null || p.enabled());
+                p.enabled() == null || p.enabled()).withTags(MappingTags.parse(body.get("Tags"), Map.of()));
         commit(mapping);
         delivery.apply(mapping, function);
         LOG.info("event source mapping {} created: {} -> {} ({})", mapping.uuid(), queue, function.name(), mapping.restingState());
@@ -112,18 +120,19 @@ public final class EventSourceMappings {
                 }
             }
         }
-        QueueClient.QueueInfo info = describe(old.queue());
+        QueueClient.QueueInfo info = describe(account, old.queue());
         EventSourceMapping mapping = build(old.uuid(), account, function, old.queue(), info,
                 p.batchSize() == null ? old.batchSize() : p.batchSize(),
                 p.batchingWindow() == null ? old.batchingWindowSeconds() : p.batchingWindow(),
                 p.responseTypes() == null ? old.reportBatchItemFailures() : !p.responseTypes().isEmpty(),
                 p.scalingGiven() ? p.maxConcurrency() : old.maximumConcurrency(),
                 p.filterPatterns() == null ? old.filters().patterns() : p.filterPatterns(),
-                p.enabled() == null ? old.enabled() : p.enabled());
+                p.enabled() == null ? old.enabled() : p.enabled()).withTags(old.tags());
         commit(mapping);
         delivery.apply(mapping, function);
         String state = mapping.enabled() == old.enabled() ? "Updating" : mapping.enabled() ? "Enabling" : "Disabling";
-        LOG.info("event source mapping {} updated ({})", uuid, mapping.restingState());
+        LOG.info("event source mapping {} updated: {} -> {} ({}{})", uuid, mapping.queue(), function.name(),
+                old.restingState().equals(mapping.restingState()) ? "" : old.restingState() + " -> ", mapping.restingState());
         return mapping.toApiJson(state);
     }
 
@@ -134,7 +143,7 @@ public final class EventSourceMappings {
         save(rest);
         mappings.remove(uuid);
         delivery.remove(uuid);
-        LOG.info("event source mapping {} deleted", uuid);
+        LOG.info("event source mapping {} deleted: {} -> {} ({} -> Deleted)", uuid, m.queue(), m.functionName(), m.restingState());
         return m.toApiJson("Deleting");
     }
 
@@ -238,12 +247,17 @@ public final class EventSourceMappings {
                 reportFailures, maxConcurrency, filters, enabled, clock.millis());
     }
 
-    private QueueClient.QueueInfo describe(QueueArn queue) {
+    /** The queue as {@code account} sees it; refused before the queue is read when the account may not use it. */
+    private QueueClient.QueueInfo describe(String account, QueueArn queue) {
+        if (!access.allows(account, queue)) {
+            // Lambda's answer when the function's role may not receive from the queue (said before its existence is known)
+            throw LambdaException.invalidParameter("The provided execution role does not have permissions to call ReceiveMessage on SQS");
+        }
         if (!queue.region().equals(region)) {
             throw nonExistentQueue();
         }
         try {
-            return queues.describe(queue).get(10, TimeUnit.SECONDS);
+            return queues.describe(account, queue).get(10, TimeUnit.SECONDS);
         } catch (ExecutionException | CompletionException e) {
             if (e.getCause() instanceof ApiException api && api.errorType().equals("QueueDoesNotExist")) {
                 throw nonExistentQueue();
@@ -265,6 +279,43 @@ public final class EventSourceMappings {
     private static LambdaException duplicate(QueueArn queue, String functionName, String uuid) {
         return LambdaException.conflict("An event source mapping with SQS arn (\" " + queue + " \") and function (\" "
                 + functionName + " \") already exists. Please update or delete the existing mapping with UUID " + uuid);
+    }
+
+    /** ListTags of a mapping's ARN. */
+    synchronized ObjectNode listTags(String account, String arn) {
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        ObjectNode tags = out.putObject("Tags");
+        byArn(account, arn).tags().forEach(tags::put);
+        return out;
+    }
+
+    /** TagResource: adds or replaces the tags of {@code body.Tags}. */
+    synchronized void tag(String account, String arn, JsonNode tags) {
+        EventSourceMapping m = byArn(account, arn);
+        if (tags == null || tags.isNull()) {
+            throw LambdaException.validation(MappingParameters.oneError("null", "tags", "Member must not be null"));
+        }
+        commit(m.withTags(MappingTags.parse(tags, m.tags())));
+    }
+
+    /** UntagResource: removes {@code keys} (absent keys are ignored, as Lambda does). */
+    synchronized void untag(String account, String arn, List<String> keys) {
+        EventSourceMapping m = byArn(account, arn);
+        if (keys.isEmpty()) {
+            throw LambdaException.validation(MappingParameters.oneError("null", "tagKeys", "Member must not be null"));
+        }
+        Map<String, String> rest = new LinkedHashMap<>(m.tags());
+        keys.forEach(rest::remove);
+        commit(m.withTags(rest));
+    }
+
+    /** The caller's mapping named by {@code arn:aws:lambda:{region}:{account}:event-source-mapping:{UUID}}. */
+    private EventSourceMapping byArn(String account, String arn) {
+        String prefix = "arn:aws:lambda:" + region + ":" + account + ":event-source-mapping:";
+        if (arn == null || !arn.startsWith(prefix)) {
+            throw LambdaException.noSuchMapping();
+        }
+        return owned(account, arn.substring(prefix.length()));
     }
 
     private EventSourceMapping owned(String account, String uuid) {

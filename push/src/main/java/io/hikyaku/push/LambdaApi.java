@@ -9,7 +9,9 @@ import io.hikyaku.protocol.HttpResponseData;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -24,6 +26,9 @@ import org.slf4j.LoggerFactory;
  *   GET    /2015-03-31/event-source-mappings/{UUID}    GetEventSourceMapping      200
  *   PUT    /2015-03-31/event-source-mappings/{UUID}    UpdateEventSourceMapping   202
  *   DELETE /2015-03-31/event-source-mappings/{UUID}    DeleteEventSourceMapping   202
+ *   GET    /2017-03-31/tags/{ARN}                      ListTags                   200 (of a mapping's ARN)
+ *   POST   /2017-03-31/tags/{ARN}                      TagResource                204
+ *   DELETE /2017-03-31/tags/{ARN}?tagKeys=..           UntagResource              204
  * </pre>
  * Errors carry {@code x-amzn-ErrorType} and {@code {"Type":"User","message":...}}, as Lambda sends them.
  */
@@ -31,6 +36,8 @@ public final class LambdaApi {
 
     public static final String PATH_PREFIX = "/2015-03-31/";
     private static final String MAPPINGS = "/2015-03-31/event-source-mappings";
+    /** Lambda's tagging operations (Terraform's AWS provider reads a mapping's tags after every create and read). */
+    private static final String TAGS = "/2017-03-31/tags/";
     private static final Logger LOG = LoggerFactory.getLogger(LambdaApi.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -44,7 +51,7 @@ public final class LambdaApi {
 
     /** Whether the server should route {@code path} here. */
     public static boolean handles(String path) {
-        return path.startsWith(PATH_PREFIX);
+        return path.startsWith(PATH_PREFIX) || path.startsWith(TAGS);
     }
 
     /**
@@ -116,6 +123,20 @@ public final class LambdaApi {
                     return json(200, mappings.list(account, q.get("EventSourceArn"), q.get("FunctionName"), q.get("Marker"),
                             maxItems(q.get("MaxItems"))));
                 }
+            } else if (path.startsWith(TAGS) && path.length() > TAGS.length()) {
+                String arn = decode(path.substring(TAGS.length()));
+                switch (method) {
+                    case "GET":
+                        return json(200, mappings.listTags(account, arn));
+                    case "POST":
+                        mappings.tag(account, arn, body(request).get("Tags"));
+                        return new HttpResponseData(204, Map.of(), new byte[0]);
+                    case "DELETE":
+                        mappings.untag(account, arn, queryValues(request.rawQuery(), "tagKeys"));
+                        return new HttpResponseData(204, Map.of(), new byte[0]);
+                    default:
+                        break;
+                }
             } else if (path.startsWith(MAPPINGS + "/")) {
                 String uuid = path.substring(MAPPINGS.length() + 1);
                 if (!uuid.isEmpty() && !uuid.contains("/")) {
@@ -175,6 +196,29 @@ public final class LambdaApi {
                     "Member must have value " + (value < 1 ? "greater than or equal to 1" : "less than or equal to 10000")));
         }
         return value;
+    }
+
+    private static String decode(String text) {
+        try {
+            return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw MappingParameters.badContent("undecodable path");
+        }
+    }
+
+    /** Every value of a repeated query parameter ({@code tagKeys=a&tagKeys=b}). */
+    private static List<String> queryValues(String raw, String wanted) {
+        List<String> out = new ArrayList<>();
+        if (raw == null || raw.isEmpty()) {
+            return out;
+        }
+        for (String pair : raw.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0 && decode(pair.substring(0, eq)).equals(wanted)) {
+                out.add(decode(pair.substring(eq + 1)));
+            }
+        }
+        return out;
     }
 
     private static Map<String, String> query(String raw) {

@@ -115,7 +115,7 @@ final class MappingRunner {
         } else {
             wait = (int) Math.min(LONG_POLL_SECONDS, Math.max(0, (g.deadlineMillis - clock.millis() + 999) / 1000));
         }
-        CompletableFuture<List<ObjectNode>> receive = queues.receive(mapping.queue(), want, wait);
+        CompletableFuture<List<ObjectNode>> receive = queues.receive(mapping.account(), mapping.queue(), want, wait);
         pendingReceives.add(receive);
         if (stopped) {
             receive.cancel(false);
@@ -181,7 +181,7 @@ final class MappingRunner {
         }
         if (!filteredOut.isEmpty()) {
             counters.filtered.addAndGet(filteredOut.size());
-            queues.delete(mapping.queue(), filteredOut).whenComplete((refused, e) -> {
+            queues.delete(mapping.account(), mapping.queue(), filteredOut).whenComplete((refused, e) -> {
                 if (e != null) {
                     note("deleting messages that matched no filter failed: " + unwrap(e).getMessage());
                 }
@@ -227,15 +227,14 @@ final class MappingRunner {
             if (!result.ok()) {
                 backoff.fail(clock.millis()); // before the counter: whoever sees the error sees the pause too
                 counters.errors.incrementAndGet();
-                note("invocation of " + function.name() + " failed (" + result.describe() + "); " + batch.size()
-                        + " message(s) return after the visibility timeout");
+                invocationFailed(result.describe(), batch.size());
                 return CompletableFuture.completedFuture(false);
             }
             BatchOutcome outcome = BatchOutcome.of2xx(result.body(), mapping.reportBatchItemFailures(), ids);
             if (outcome.allFailed()) {
                 backoff.fail(clock.millis());
                 counters.errors.incrementAndGet();
-                note("batch response of " + function.name() + " treated as a complete failure: " + outcome.reason());
+                invocationFailed("2xx, but the batch response is a complete failure: " + outcome.reason(), batch.size());
                 return CompletableFuture.completedFuture(false);
             }
             List<String> toDelete = new ArrayList<>();
@@ -249,7 +248,7 @@ final class MappingRunner {
                 toDelete.add(r.path("receiptHandle").asText());
             }
             counters.itemFailures.addAndGet(batch.size() - toDelete.size());
-            return queues.delete(mapping.queue(), toDelete).handle((refused, e) -> {
+            return queues.delete(mapping.account(), mapping.queue(), toDelete).handle((refused, e) -> {
                 if (e != null) {
                     note("deleting processed messages failed: " + unwrap(e).getMessage());
                     return true;
@@ -308,6 +307,15 @@ final class MappingRunner {
                 finished.complete(null);
             }
         }
+    }
+
+    /**
+     * One warning per failed call: what went wrong (HTTP status, timeout, connection error, unusable batch
+     * response), never a message body. Calls are bounded by the backoff, so this cannot flood the log.
+     */
+    private void invocationFailed(String why, int messages) {
+        LOG.warn("event source mapping {} ({} -> {}): invocation failed ({}); {} message(s) return after the visibility timeout",
+                mapping.uuid(), mapping.queue(), function.name(), why, messages);
     }
 
     /** Logs a problem: the first of a streak and then every 100th, so a dead endpoint does not flood the log. */

@@ -41,6 +41,15 @@ public final class PushService implements AutoCloseable {
      */
     public static PushService start(PushConfig config, SqsService sqs, MappingStore store, Clock clock, String region,
                                     String defaultAccount) {
+        return start(config, sqs, store, clock, region, defaultAccount, QueueAccess.ANY);
+    }
+
+    /**
+     * As above; {@code access} decides which queues a mapping's account may poll (pollers act in the
+     * account that created the mapping, in-process, so the server's access rule is applied here).
+     */
+    public static PushService start(PushConfig config, SqsService sqs, MappingStore store, Clock clock, String region,
+                                    String defaultAccount, QueueAccess access) {
         Functions functions = new Functions(config.functions(), region);
         Delivery delivery = new Delivery(new QueueClient(sqs, region), clock);
         ExecutorService apiExecutor = Executors.newSingleThreadExecutor(r -> {
@@ -48,7 +57,7 @@ public final class PushService implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        EventSourceMappings mappings = new EventSourceMappings(functions, store, new QueueClient(sqs, region), delivery, clock, region);
+        EventSourceMappings mappings = new EventSourceMappings(functions, store, new QueueClient(sqs, region), delivery, clock, region, access);
         PushService service = new PushService(delivery, mappings, apiExecutor);
         try {
             mappings.loadAndStart();

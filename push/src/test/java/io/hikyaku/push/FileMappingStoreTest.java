@@ -17,7 +17,8 @@ class FileMappingStoreTest {
     private static EventSourceMapping mapping(String uuid, boolean enabled) throws Exception {
         return new EventSourceMapping(uuid, "000000000000", "us-east-1", "fn",
                 QueueArn.parse("arn:aws:sqs:us-east-1:000000000000:q.fifo").orElseThrow(), true, 10, 0, true, 5,
-                FilterCriteria.of(List.of("{\"body\":{\"a\":[1]}}")), enabled, 1_700_000_000_123L);
+                FilterCriteria.of(List.of("{\"body\":{\"a\":[1]}}")), enabled, 1_700_000_000_123L)
+                .withTags(java.util.Map.of("team", "orders", "env", ""));
     }
 
     @Test
@@ -30,6 +31,7 @@ class FileMappingStoreTest {
         EventSourceMapping a = loaded.get(0);
         assertThat(a.toStoredJson()).isEqualTo(mapping("a", true).toStoredJson());
         assertThat(loaded.get(1).enabled()).isFalse();
+        assertThat(a.tags()).containsExactly(java.util.Map.entry("env", ""), java.util.Map.entry("team", "orders"));
         assertThat(a.filters().patterns()).containsExactly("{\"body\":{\"a\":[1]}}");
         try (var files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactly(FileMappingStore.FILE_NAME);

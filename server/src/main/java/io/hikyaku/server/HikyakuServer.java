@@ -4,6 +4,7 @@ import io.hikyaku.api.ServiceView;
 import io.hikyaku.api.SqsService;
 import io.hikyaku.engine.QueueSnapshot;
 import io.hikyaku.cloudwatch.CloudWatch;
+import io.hikyaku.identity.AuthMode;
 import io.hikyaku.metrics.HikyakuMetrics;
 import io.hikyaku.metrics.RequestObserver;
 import io.hikyaku.server.cli.Version;
@@ -18,6 +19,8 @@ import io.hikyaku.protocol.ProtocolCodec;
 import io.hikyaku.push.FileMappingStore;
 import io.hikyaku.push.MappingStore;
 import io.hikyaku.push.PushService;
+import io.hikyaku.push.QueueAccess;
+import io.hikyaku.server.push.PushMeters;
 import io.hikyaku.server.admin.AdminEndpoint;
 import io.hikyaku.server.admin.AdminFile;
 import io.hikyaku.server.auth.RequestAuthentication;
@@ -115,6 +118,7 @@ public final class HikyakuServer implements AutoCloseable {
         if (storeHealth != null) {
             StoreMetrics.bind(metrics, storeHealth, rocks);
         }
+        metrics.beforeScrape(new PushMeters(metrics.registry(), () -> push)::refresh); // per event source mapping
         this.cloudWatch = service instanceof ServiceView view
                 ? new CloudWatch(view, metrics, config.clock(), config.accountId(),
                         config.storage() == StorageMode.MEMORY ? null : config.dataDir(), CloudWatch.DEFAULT_MAX_QUEUES)
@@ -312,7 +316,9 @@ public final class HikyakuServer implements AutoCloseable {
      */
     private void startPush() {
         MappingStore store = config.storage() == StorageMode.MEMORY ? MappingStore.inMemory() : new FileMappingStore(config.dataDir());
-        push = PushService.start(config.push(), service, store, config.clock(), config.region(), config.accountId());
+        // pollers act in the mapping's account in-process: with auth on, only on that account's own queues (as its SQS calls)
+        QueueAccess access = security != null && security.auth() == AuthMode.SIGV4 ? QueueAccess.OWN_ACCOUNT : QueueAccess.ANY;
+        push = PushService.start(config.push(), service, store, config.clock(), config.region(), config.accountId(), access);
     }
 
     /** Push delivery (event source mappings and their counters), or null before the server has started. */
