@@ -96,6 +96,11 @@ public final class CloudWatch implements AutoCloseable {
         return endpoint.handle(raw, requestId);
     }
 
+    /** Answers a CloudWatch API request about the queues of {@code account} (the caller's); never throws. */
+    public HttpResponseData handle(HttpRequestData raw, String requestId, String account) {
+        return endpoint.forAccount(account).handle(raw, requestId);
+    }
+
     /**
      * Records the minute that just ended if the clock has entered a new one since the last sample, and
      * saves the history. @return whether a sample was recorded now

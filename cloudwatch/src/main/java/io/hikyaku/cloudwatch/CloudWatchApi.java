@@ -34,6 +34,11 @@ final class CloudWatchApi {
         this.clock = clock;
     }
 
+    /** The same history answered for {@code account} (the caller's account; the sampler keeps every account's queues). */
+    CloudWatchApi forAccount(String account) {
+        return account == null || account.equals(accountId) ? this : new CloudWatchApi(history, account, clock);
+    }
+
     Map<String, Object> invoke(String action, JsonNode in) {
         return switch (action) {
             case "GetMetricStatistics" -> getMetricStatistics(in);

@@ -147,6 +147,10 @@ public final class RequestDispatcher {
             }
             return new InFlight(admin.handle(raw, fromThisHost), null);
         }
+        String crossOrigin = CrossOriginGuard.refusal(raw); // no CSRF, whatever the auth mode
+        if (crossOrigin != null) {
+            return done(safeError(raw, null, new ApiException("AccessDenied", crossOrigin), requestId));
+        }
         long start = System.nanoTime();
         RequestContext caller = null;
         if (authentication != null) {
@@ -171,7 +175,8 @@ public final class RequestDispatcher {
                     ? caller.principal().accountId() : contexts.create(raw, requestId).accountId()), null);
         }
         if (cloudWatch != null && cloudWatch.accepts(raw)) { // authenticated like any call when auth is on
-            return done(cloudWatch.handle(raw, requestId));
+            return done(cloudWatch.handle(raw, requestId, caller != null && caller.principal().accountId() != null
+                    ? caller.principal().accountId() : contexts.create(raw, requestId).accountId()));
         }
         ApiRequest decoded;
         try {
