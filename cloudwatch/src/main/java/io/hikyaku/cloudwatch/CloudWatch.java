@@ -96,6 +96,11 @@ public final class CloudWatch implements AutoCloseable {
         return endpoint.handle(raw, requestId);
     }
 
+    /** Answers a CloudWatch API request about the queues of {@code account} (the caller's); never throws. */
+    public HttpResponseData handle(HttpRequestData raw, String requestId, String account) {
+        return endpoint.forAccount(account).handle(raw, requestId);
+    }
+
     /**
      * Answers a request of an authenticated caller: each operation is first authorized as its IAM
      * action ({@code cloudwatch:GetMetricData} ...; 403 AccessDenied otherwise), and the answers cover

@@ -74,6 +74,12 @@ final class CloudWatchEndpoint {
         return false;
     }
 
+    /** This endpoint answering for {@code account}'s queues. */
+    CloudWatchEndpoint forAccount(String account) {
+        CloudWatchApi other = api.forAccount(account);
+        return other == api ? this : new CloudWatchEndpoint(other);
+    }
+
     HttpResponseData handle(HttpRequestData raw, String requestId) {
         return handle(raw, requestId, null);
     }

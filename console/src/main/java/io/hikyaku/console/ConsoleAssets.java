@@ -28,6 +28,7 @@ public final class ConsoleAssets {
             "console.css", "text/css; charset=utf-8",
             "app.js", "text/javascript; charset=utf-8",
             "sqs-client.js", "text/javascript; charset=utf-8",
+            "charts.js", "text/javascript; charset=utf-8",
             "sigv4.js", "text/javascript; charset=utf-8");
 
     private final Map<String, byte[]> files = new LinkedHashMap<>();

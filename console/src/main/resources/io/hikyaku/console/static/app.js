@@ -23,7 +23,9 @@ function showError(e) {
   if (!e) { box.hidden = true; box.textContent = ""; return; }
   box.textContent = e.type ? e.type + ": " + e.message : String(e.message || e);
   box.hidden = false;
-  if (e.needsSignIn) openSignIn();
+  // Unsigned calls to a server with authentication on are refused with 403 (AccessDeniedException,
+  // as Amazon SQS answers a request without a signature): that too asks for credentials.
+  if (e.needsSignIn || (e.status === 403 && !Sqs.credentials())) openSignIn();
 }
 
 /** Runs an action, showing its failure; returns its result or undefined. */
@@ -66,9 +68,23 @@ function setUpSignIn() {
   $("sign-in-button").addEventListener("click", openSignIn);
   $("sign-in-cancel").addEventListener("click", () => $("sign-in-dialog").close());
   $("sign-out-button").addEventListener("click", () => { Sqs.signOut(); renderWho(); route(); });
-  $("sign-in-form").addEventListener("submit", () => {
-    Sqs.signIn($("access-key-id").value.trim(), $("secret-access-key").value, $("region").value.trim());
+  $("sign-in-form").addEventListener("submit", async event => {
+    event.preventDefault(); // the dialog stays open until the server accepts the signature
+    const id = $("access-key-id").value.trim();
+    const secret = $("secret-access-key").value;
+    const region = $("region").value.trim();
+    const problem = $("sign-in-error");
+    problem.hidden = true;
+    try {
+      await Sqs.verify(id, secret, region);
+    } catch (e) {
+      problem.textContent = e.type ? e.type + ": " + e.message : String(e.message || e);
+      problem.hidden = false;
+      return;
+    }
+    Sqs.signIn(id, secret, region);
     $("secret-access-key").value = "";
+    $("sign-in-dialog").close();
     renderWho();
     route();
   });
@@ -191,6 +207,7 @@ async function detailsView(view, url, name) {
     }
   }
   const saved = el("span", { class: "notice", id: "attributes-saved" });
+  view.append(Charts.section(name));
   view.append(el("section", {},
     el("h2", {}, "Attributes"),
     el("p", { class: "muted" }, url),

@@ -28,21 +28,27 @@ const Sqs = (() => {
     }
     /** The server wants (other) credentials. */
     get needsSignIn() {
+      // Query names, then the JSON protocol's names of the same errors (what __type carries).
       return this.status === 401 || ["MissingAuthenticationToken", "InvalidClientTokenId", "SignatureDoesNotMatch",
         "IncompleteSignature", "UnrecognizedClientException", "ExpiredToken", "MissingAuthenticationTokenException",
-        "InvalidSecurity"].includes(this.type);
+        "InvalidSecurity", "InvalidSignatureException", "IncompleteSignatureException", "ExpiredTokenException",
+        "InvalidClientTokenIdException"].includes(this.type);
     }
   }
 
-  /** Calls `target` (e.g. "AmazonSQS.ListQueues") with `input`; resolves to the output object. */
-  async function call(target, input) {
+  /**
+   * Calls `target` (e.g. "AmazonSQS.ListQueues") with `input`; resolves to the output object.
+   * `service` is the SigV4 signing name ("sqs", or "monitoring" for CloudWatch); `creds` overrides
+   * the tab's credentials (to check new ones before keeping them).
+   */
+  async function call(target, input, service, creds) {
     const body = JSON.stringify(input || {});
     let headers = { "content-type": "application/x-amz-json-1.0", "x-amz-target": target };
-    const creds = credentials();
+    creds = creds || credentials();
     if (creds) {
       headers = await SigV4.sign({
         accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey, region: creds.region,
-        service: "sqs", host: location.host, path: "/", headers, body
+        service: service || "sqs", host: location.host, path: "/", headers, body
       });
     }
     const response = await fetch("/", { method: "POST", headers, body, credentials: "omit", cache: "no-store" });
@@ -62,6 +68,22 @@ const Sqs = (() => {
 
   const sqs = (action, input) => call("AmazonSQS." + action, input);
   const peek = input => call("Hikyaku.PeekMessages", input);
+  /** The CloudWatch API over AWS JSON 1.0, signed for the "monitoring" service like the AWS CLI does. */
+  const cloudwatch = (action, input) => call("GraniteServiceVersion20100801." + action, input, "monitoring");
 
-  return { call, sqs, peek, credentials, signIn, signOut, ApiError };
+  /**
+   * Checks credentials with a signed ListQueues before keeping them: a wrong key id or secret is
+   * refused by the server's SigV4 check (the AWS error is thrown); an authorization refusal
+   * (AccessDenied) still proves the key and secret are right, so it is not a sign-in failure.
+   */
+  async function verify(accessKeyId, secretAccessKey, region) {
+    const creds = { accessKeyId, secretAccessKey, region: region || "us-east-1" };
+    try {
+      await call("AmazonSQS.ListQueues", { MaxResults: 1 }, "sqs", creds);
+    } catch (e) {
+      if (e.needsSignIn || e.status >= 500 || e.status === 0) throw e;
+    }
+  }
+
+  return { call, sqs, peek, cloudwatch, verify, credentials, signIn, signOut, ApiError };
 })();

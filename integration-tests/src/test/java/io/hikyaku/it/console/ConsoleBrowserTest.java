@@ -17,7 +17,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -30,8 +29,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -59,9 +56,6 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleBrowserTest {
 
-    /** Debian's paths; -Dconsole.chromium / -Dconsole.chromedriver for other systems. */
-    private static final String CHROMIUM = System.getProperty("console.chromium", "/usr/bin/chromium");
-    private static final String CHROMEDRIVER = System.getProperty("console.chromedriver", "/usr/bin/chromedriver");
     private static final Duration WAIT = Duration.ofSeconds(15);
 
     private HikyakuServer server;
@@ -72,25 +66,10 @@ class ConsoleBrowserTest {
 
     @BeforeAll
     void start() {
-        boolean present = new File(CHROMIUM).canExecute() && new File(CHROMEDRIVER).canExecute();
-        String why = "the console browser test needs Debian's chromium and chromium-driver (" + CHROMIUM + ", "
-                + CHROMEDRIVER + "): apt-get install -y chromium chromium-driver";
-        if (!present && "true".equalsIgnoreCase(System.getenv("CI"))) {
-            throw new IllegalStateException("CI=true but " + why);
-        }
-        if (!present) { // surefire shows a class-level skip only as "Tests run: 0": say why on the console too
-            System.err.println("ConsoleBrowserTest SKIPPED: " + why);
-        }
-        Assumptions.assumeTrue(present, "SKIPPED: " + why);
+        Chromium.assumePresent("ConsoleBrowserTest");
         server = HikyakuServer.start(ServerConfig.defaults().withPort(0).withStorage(StorageMode.MEMORY));
         sqs = client("test");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,900", "--lang=en-US");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER))
-                .usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
+        browser = Chromium.start();
         wait = new WebDriverWait(browser, WAIT);
         // The documentation's screenshots are refreshed on request only (-Dconsole.screenshots=docs/console),
         // so an ordinary run leaves the working tree untouched.

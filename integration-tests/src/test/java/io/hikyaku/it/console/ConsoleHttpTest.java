@@ -86,8 +86,44 @@ class ConsoleHttpTest {
                 .header("Origin", "http://evil.example")
                 .header("Content-Type", "application/x-amz-json-1.0")
                 .header("X-Amz-Target", "AmazonSQS.ListQueues"));
-        assertThat(call.statusCode()).isEqualTo(200);
+        assertThat(call.statusCode()).isEqualTo(403);
+        assertThat(call.body()).contains("AccessDenied", "Cross-origin browser requests are refused");
         assertThat(call.headers().firstValue("access-control-allow-origin")).isEmpty();
         assertThat(call.headers().firstValue("access-control-allow-credentials")).isEmpty();
+    }
+
+    /**
+     * With auth none a page from another origin cannot act through the visitor's browser: an HTML
+     * form POST (no preflight) and an image GET are refused by their Origin / Sec-Fetch-Site headers.
+     */
+    @Test
+    void refusesCrossOriginSimpleRequestsThatWouldChangeState() throws Exception {
+        HttpResponse<String> form = send(at("/").POST(HttpRequest.BodyPublishers.ofString("Action=CreateQueue&QueueName=csrf-form"))
+                .header("Origin", "http://evil.example")
+                .header("Content-Type", "application/x-www-form-urlencoded"));
+        assertThat(form.statusCode()).isEqualTo(403);
+        assertThat(form.body()).contains("<Code>AccessDenied</Code>");
+        HttpResponse<String> nullOrigin = send(at("/").POST(HttpRequest.BodyPublishers.ofString("Action=CreateQueue&QueueName=csrf-null"))
+                .header("Origin", "null")
+                .header("Content-Type", "application/x-www-form-urlencoded"));
+        assertThat(nullOrigin.statusCode()).isEqualTo(403);
+        HttpResponse<String> image = send(at("/?Action=CreateQueue&QueueName=csrf-image").header("Sec-Fetch-Site", "cross-site"));
+        assertThat(image.statusCode()).isEqualTo(403);
+        HttpResponse<String> sameSite = send(at("/?Action=CreateQueue&QueueName=csrf-same-site").header("Sec-Fetch-Site", "same-site"));
+        assertThat(sameSite.statusCode()).isEqualTo(403); // another port of localhost is another origin
+        HttpResponse<String> list = send(at("/").POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .header("Content-Type", "application/x-amz-json-1.0")
+                .header("X-Amz-Target", "AmazonSQS.ListQueues"));
+        assertThat(list.statusCode()).isEqualTo(200);
+        assertThat(list.body()).doesNotContain("csrf-");
+
+        // The console's own calls: same origin, and programs that send neither header, still work.
+        String origin = "http://" + URI.create(server.endpoint()).getRawAuthority();
+        HttpResponse<String> own = send(at("/").POST(HttpRequest.BodyPublishers.ofString("{\"QueueName\":\"same-origin\"}"))
+                .header("Origin", origin).header("Sec-Fetch-Site", "same-origin")
+                .header("Content-Type", "application/x-amz-json-1.0")
+                .header("X-Amz-Target", "AmazonSQS.CreateQueue"));
+        assertThat(own.statusCode()).isEqualTo(200);
+        assertThat(send(at("/?Action=GetQueueUrl&QueueName=same-origin")).statusCode()).isEqualTo(200);
     }
 }

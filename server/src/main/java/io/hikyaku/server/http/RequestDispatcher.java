@@ -147,6 +147,10 @@ public final class RequestDispatcher {
             }
             return new InFlight(admin.handle(raw, fromThisHost), null);
         }
+        String crossOrigin = CrossOriginGuard.refusal(raw); // no CSRF, whatever the auth mode
+        if (crossOrigin != null) {
+            return done(safeError(raw, null, new ApiException("AccessDenied", crossOrigin), requestId));
+        }
         long start = System.nanoTime();
         RequestContext caller = null;
         if (authentication != null) {
