@@ -6,6 +6,9 @@
 # then a table of medians and ratios. Installs nothing outside bench/work except via Maven.
 # Server `nginx-paced` (not in the default list) is nginx again, sent to at the request rate the
 # durable `hikyaku` reached in its last `send` of this run: nginx's CPU per request at equal load.
+# Servers `hikyaku-sigv4` and `hikyaku-memory-sigv4` (not in the default list) are `hikyaku` and
+# `hikyaku-memory` with --auth sigv4 (bench/auth/identities.yaml); the client signs every request
+# (--sigv4). BENCH_BASELINE names the server the summary's ratios are against (default elasticmq-memory).
 #
 # usage: bench/run.sh [--scenarios "send cycle ..."] [--servers "hikyaku ..."] [--rounds 3]
 #                     [--duration 10] [--warmup 30] [--backlog-n 1000000] [--startup-n 1000000] [--waiters 10000]
@@ -64,6 +67,10 @@ if ! ls "$EMQ_LIB"/elasticmq-server_2.13-1.7.1.jar >/dev/null 2>&1; then
   mvn -B -q -f bench/elasticmq/pom.xml dependency:copy-dependencies -DoutputDirectory="$EMQ_LIB"
 fi
 HAVE_HIKYAKU=0
+SIGV4_ARGS="--auth sigv4 --config '$ROOT/bench/auth/identities.yaml'"
+# The keys of bench/auth/identities.yaml, for the client's --sigv4 against the *-sigv4 servers.
+BENCH_KEY_ID=AKIABENCHROOT0000001
+BENCH_SECRET="bench/secret/0123456789abcdefghijklmnopqr"
 if [ -x "$ROOT/hikyaku" ] && [ -f "$ROOT/server/target/hikyaku.jar" ]; then HAVE_HIKYAKU=1; fi
 
 # ---- how each server starts (a command line; data dir per round, fresh) ----
@@ -78,6 +85,10 @@ server_cmd() { # name datadir
     # 50k msgs/s stores 2M before it drains, more than the launcher's default -Xmx1g. ElasticMQ
     # runs with the JVM's default heap, a quarter of RAM (6 GiB here).
     hikyaku-memory) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '$ROOT/hikyaku' serve --port $PORT --storage memory" ;;
+    # The same two with authentication on: every request SigV4-verified against bench/auth/identities.yaml
+    # (the client signs with --sigv4). Beside `hikyaku` / `hikyaku-memory` they show what auth costs.
+    hikyaku-sigv4) echo "exec '$ROOT/hikyaku' serve --port $PORT --data-dir '$data' $SIGV4_ARGS" ;;
+    hikyaku-memory-sigv4) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '$ROOT/hikyaku' serve --port $PORT --storage memory $SIGV4_ARGS" ;;
     elasticmq-memory|elasticmq-h2)
       local conf=memory extra=""
       if [ "$name" = elasticmq-h2 ]; then
@@ -99,7 +110,7 @@ server_cmd() { # name datadir
 
 available() {
   case "$1" in
-    hikyaku|hikyaku-memory|hikyaku-batch) [ "$HAVE_HIKYAKU" = 1 ] ;;
+    hikyaku|hikyaku-memory|hikyaku-batch|hikyaku-sigv4|hikyaku-memory-sigv4) [ "$HAVE_HIKYAKU" = 1 ] ;;
     nginx|nginx-paced) [ -x /usr/sbin/nginx ] ;;
     *) true ;;
   esac
@@ -114,7 +125,17 @@ hikyaku_send_rate() { # scenario
     | tail -1 | grep -o 'requests_s=[0-9]*' | cut -d= -f2 || true
 }
 
-durable() { [ "$1" = hikyaku ] || [ "$1" = hikyaku-batch ] || [ "$1" = elasticmq-h2 ]; }
+signed() { case "$1" in *-sigv4) true ;; *) false ;; esac; }
+
+# The client's signing flag and keys for a server that verifies signatures, else nothing.
+client() { # server java-args...
+  local server="$1"; shift
+  if signed "$server"; then
+    AWS_ACCESS_KEY_ID="$BENCH_KEY_ID" AWS_SECRET_ACCESS_KEY="$BENCH_SECRET" AWS_REGION=us-east-1 "$@" --sigv4
+  else "$@"; fi
+}
+
+durable() { [ "$1" = hikyaku ] || [ "$1" = hikyaku-sigv4 ] || [ "$1" = hikyaku-batch ] || [ "$1" = elasticmq-h2 ]; }
 
 # The JVM (or nginx) itself, also when started through a wrapper script.
 resolve_pid() {
@@ -128,7 +149,9 @@ resolve_pid() {
   echo "$1"
 }
 
-ready() {
+ready() { # server
+  # With auth on, an unsigned call is refused: the health endpoint says the server is up.
+  if signed "$1"; then curl -sf -o /dev/null "$ENDPOINT/health" 2>/dev/null; return; fi
   curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/x-amz-json-1.0' \
     -H 'X-Amz-Target: AmazonSQS.ListQueues' -d '{}' "$ENDPOINT/" 2>/dev/null | grep -q '^200$'
 }
@@ -138,7 +161,7 @@ start_server() { # name datadir
   bash -c "$cmd" >> "$LOG/$1.log" 2>&1 &
   WRAPPER_PID=$!
   for _ in $(seq 1 600); do
-    if ready; then SERVER_PID="$(resolve_pid "$WRAPPER_PID")"; return 0; fi
+    if ready "$1"; then SERVER_PID="$(resolve_pid "$WRAPPER_PID")"; return 0; fi
     if ! kill -0 "$WRAPPER_PID" 2>/dev/null; then log "$1 exited during startup (see $LOG/$1.log)"; return 1; fi
     sleep 0.1
   done
@@ -163,7 +186,7 @@ trap stop_server EXIT INT TERM
 
 bench() { # server scenario extra-args...
   local server="$1" scenario="$2"; shift 2
-  timeout 900 java -jar "$JAR" run --endpoint "$ENDPOINT" --server "$server" --scenario "$scenario" \
+  client "$server" timeout 900 java -jar "$JAR" run --endpoint "$ENDPOINT" --server "$server" --scenario "$scenario" \
     --duration "$DURATION" --warmup "$WARMUP" --results bench/results "$@" || log "run $scenario on $server failed"
 }
 
@@ -184,7 +207,7 @@ run_live() { # server round datadir "scenarios"
   start_server "$server" "$data" || return 0
   # Unmeasured warm-up so both the client's and the server's JIT are past the cold start.
   if ! is_nginx "$server"; then
-    java -jar "$JAR" run --endpoint "$ENDPOINT" --server "$server" --scenario cycle --duration 3 --warmup 0 \
+    client "$server" java -jar "$JAR" run --endpoint "$ENDPOINT" --server "$server" --scenario cycle --duration 3 --warmup 0 \
       --results "$WORK/warmup" > /dev/null 2>&1 || true
   fi
   for s in $live; do
@@ -245,6 +268,6 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 
-log "summary of runs since $STARTED (medians; ratios against elasticmq-memory)"
-java -jar "$JAR" summarize --results bench/results --since "$STARTED" --baseline elasticmq-memory \
+log "summary of runs since $STARTED (medians; ratios against ${BENCH_BASELINE:-elasticmq-memory})"
+java -jar "$JAR" summarize --results bench/results --since "$STARTED" --baseline "${BENCH_BASELINE:-elasticmq-memory}" \
   | tee "$WORK/last-summary.md"

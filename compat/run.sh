@@ -13,7 +13,12 @@ WORK="$COMPAT/.work"
 LOGS="$WORK/logs"
 ROW_TIMEOUT="${COMPAT_ROW_TIMEOUT:-150}"   # per row; the CLI rows (~60 CLI processes each) get twice that
 ALL_ROWS=(boto3-json boto3-query cli-v1-json cli-v2-query js-v3 spring-cloud-aws jms tempqueues
-          auth-boto3-json auth-boto3-query auth-cli-v1 auth-cli-v2)
+          auth-boto3-json auth-boto3-query auth-cli-v1 auth-cli-v2
+          sigv4-boto3-json sigv4-boto3-query sigv4-js-v3 sigv4-spring-cloud-aws sigv4-jms sigv4-tempqueues)
+# sigv4-ROW: the row ROW against a server started with --auth sigv4, signed with real keys (below).
+# The two CLI workflows with auth on take ~2 min each, so they run only when named (the auth-cli-*
+# rows sign with both CLIs in every run).
+NAMED_ONLY_ROWS=(sigv4-cli-v1-json sigv4-cli-v2-query)
 
 # Dummy credentials and a fixed region: only the endpoint differs from AWS. No instance-metadata lookups.
 export AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_DEFAULT_REGION=us-east-1 AWS_REGION=us-east-1
@@ -22,7 +27,7 @@ export AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE=1
 
 log() { echo "[compat] $*" >&2; }
 
-if [ "${1:-}" == "--list" ]; then printf '%s\n' "${ALL_ROWS[@]}"; exit 0; fi
+if [ "${1:-}" == "--list" ]; then printf '%s\n' "${ALL_ROWS[@]}" "${NAMED_ONLY_ROWS[@]}"; exit 0; fi
 ROWS=("$@")
 [ ${#ROWS[@]} -gt 0 ] || ROWS=("${ALL_ROWS[@]}")
 mkdir -p "$LOGS"
@@ -67,11 +72,11 @@ setup_server() {
 wants() { local r; for r in "${ROWS[@]}"; do [[ "$r" == $1 ]] && return 0; done; return 1; }
 
 setup_server || { echo "FAIL server-build"; echo "0 passed, ${#ROWS[@]} failed"; exit 1; }
-if wants 'boto3-query' || wants 'cli-v2-query' || wants 'auth-boto3-query' || wants 'auth-cli-v2'; then setup_debian_clients; fi
-if wants 'js-v3'; then setup_js; fi
+if wants '*boto3-query' || wants '*cli-v2-query' || wants 'auth-cli-v2'; then setup_debian_clients; fi
+if wants '*js-v3'; then setup_js; fi
 declare -A BUILT=()
 for row in spring-cloud-aws:spring jms:jms tempqueues:tempqueues; do
-  if wants "${row%%:*}"; then build_java_row "${row##*:}" && BUILT[${row##*:}]=1; fi
+  if wants "*${row%%:*}"; then build_java_row "${row##*:}" && BUILT[${row##*:}]=1; fi
 done
 
 # ---------- rows ----------
@@ -92,7 +97,8 @@ row_command() {
     auth-boto3-query) CMD=(/usr/bin/python3 auth/auth_check.py "$2" --expect-protocol query) ;;
     auth-cli-v1) CMD=(bash auth/cli.sh "$2" --aws "$(aws_v1_path)") ;;
     auth-cli-v2) CMD=(bash auth/cli.sh "$2" --aws /usr/bin/aws) ;;
-    *) CMD=(echo "unknown row $1 (rows: ${ALL_ROWS[*]})"); return 1 ;;
+    sigv4-*) row_command "${1#sigv4-}" "$2"; return ;;
+    *) CMD=(echo "unknown row $1 (rows: ${ALL_ROWS[*]} ${NAMED_ONLY_ROWS[*]})"); return 1 ;;
   esac
 }
 
@@ -111,10 +117,23 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
-# The auth-* rows run against a server that verifies SigV4, with the identities of compat/auth/.
+# The auth-* and sigv4-* rows run against a server that verifies SigV4, with the identities of compat/auth/.
 server_args() {  # server_args ROW
   case "$1" in
-    auth-*) echo "--auth sigv4 --config $COMPAT/auth/identities.yaml" ;;
+    auth-*|sigv4-*) echo "--auth sigv4 --config $COMPAT/auth/identities.yaml" ;;
+  esac
+}
+
+# The keys a row's program finds in the environment, as an application on AWS would. The sigv4-*
+# rows use real keys of compat/auth/identities.yaml: account 111111111111's root keys, or its user
+# `ops` (identity policy sqs:* on *), alternately, so both a root and a user principal run the matrix.
+# COMPAT_AUTH=sigv4 also turns on the rows' wrong-secret / unknown-key checks (JS, Java SDK v2).
+row_env() {  # row_env ROW: prints NAME=VALUE words for env(1)
+  case "$1" in
+    sigv4-boto3-json|sigv4-spring-cloud-aws|sigv4-tempqueues|sigv4-cli-v1-json)
+      echo "COMPAT_AUTH=sigv4 AWS_ACCESS_KEY_ID=AKIAROOTAAAAAAAAAAAA AWS_SECRET_ACCESS_KEY=rootA/secret/0123456789abcdefghijklmnopq" ;;
+    sigv4-*)
+      echo "COMPAT_AUTH=sigv4 AWS_ACCESS_KEY_ID=AKIAOPS0000000000001 AWS_SECRET_ACCESS_KEY=ops/secret/0123456789abcdefghijklmnopqrs" ;;
   esac
 }
 
@@ -155,8 +174,9 @@ for row in "${ROWS[@]}"; do
   fi
   if row_command "$row" "$endpoint"; then
     limit=$ROW_TIMEOUT
-    [[ "$row" == cli-* ]] && limit=$((ROW_TIMEOUT * 2))
-    (cd "$DIR" && HIKYAKU_ENDPOINT="$endpoint" timeout --kill-after=10 "$limit" "${CMD[@]}") >"$LOGS/$row.log" 2>&1
+    [[ "$row" == cli-* || "$row" == sigv4-cli-* ]] && limit=$((ROW_TIMEOUT * 2))
+    # shellcheck disable=SC2046
+    (cd "$DIR" && env HIKYAKU_ENDPOINT="$endpoint" $(row_env "$row") timeout --kill-after=10 "$limit" "${CMD[@]}") >"$LOGS/$row.log" 2>&1
     rc=$?
   else
     "${CMD[@]}" >"$LOGS/$row.log" 2>&1; rc=1; limit=0

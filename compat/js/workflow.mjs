@@ -226,7 +226,29 @@ async function main() {
   for (const url of [srcUrl, fifoUrl, dlqUrl]) await send(new DeleteQueueCommand({ QueueUrl: url }));
   await expectError(() => attrsOf(srcUrl), QueueDoesNotExist, "AWS.SimpleQueueService.NonExistentQueue", "GetQueueAttributes of a deleted queue");
   assert.deepEqual([...contentTypes], ["application/x-amz-json-1.0"], "every request used AWS JSON 1.0");
+  if (process.env.COMPAT_AUTH === "sigv4") await wrongKeysRefused();
   console.log("OK js workflow passed");
+}
+
+// With the server verifying SigV4 (compat/run.sh's sigv4-* rows): the SDK's own signature made with a
+// wrong secret, or with a key the server does not know, is refused with AWS's code and status.
+async function wrongKeysRefused() {
+  step("auth: a wrong secret and an unknown key are refused");
+  const refused = async (credentials, code, what) => {
+    const bad = new SQSClient({ endpoint, region: "us-east-1", credentials, maxAttempts: 1 });
+    try {
+      await bad.send(new ListQueuesCommand({}));
+    } catch (err) {
+      assert.equal(err.name, code, `${what}: error name (${err.message})`);
+      assert.equal(err.$metadata.httpStatusCode, 403, `${what}: HTTP status`);
+      return;
+    } finally {
+      bad.destroy();
+    }
+    assert.fail(`${what}: expected ${code}, got success`);
+  };
+  await refused({ accessKeyId: process.env.AWS_ACCESS_KEY_ID, secretAccessKey: "wrong-secret" }, "SignatureDoesNotMatch", "wrong secret");
+  await refused({ accessKeyId: "AKIANOBODY0000000000", secretAccessKey: "x" }, "InvalidClientTokenId", "unknown key");
 }
 
 main().catch((err) => {

@@ -1,5 +1,6 @@
 package io.hikyaku.bench;
 
+import io.hikyaku.bench.client.SigV4Signer;
 import io.hikyaku.bench.scenario.BenchConfig;
 import io.hikyaku.bench.scenario.ScenarioRunner;
 import io.hikyaku.bench.stats.ResultLine;
@@ -60,6 +61,8 @@ public final class BenchMain {
         @Option(names = "--io-threads", defaultValue = "2") int ioThreads;
         @Option(names = "--max-backlog", defaultValue = "500",
                 description = "cycle/fifo: producers pause above this many unreceived messages") long maxBacklog;
+        @Option(names = "--sigv4", description = "sign every request with SigV4 (keys from AWS_ACCESS_KEY_ID and "
+                + "AWS_SECRET_ACCESS_KEY, region AWS_REGION or us-east-1), for servers that verify signatures") boolean sigv4;
         @Option(names = "--trace", description = "cycle, cycle-at-rate, fifo: write per-message timestamps "
                 + "(monotonic ns: sent, send acknowledged, receive started, received) to this file") Path trace;
 
@@ -68,7 +71,7 @@ public final class BenchMain {
             BenchConfig cfg = new BenchConfig(endpoint, scenario, label, server, serverPid, seconds(duration), seconds(warmup),
                     producers, consumers, bodySize, rate, sendRate, groups, messages, waiters, waiterQueues, waitSeconds,
                     seconds(drainTimeout), seconds(settle), ceiling, serverCmd, queueName, results, ioThreads, maxBacklog, trace);
-            ResultLine line = ScenarioRunner.run(cfg);
+            ResultLine line = ScenarioRunner.run(cfg, sigv4 ? SigV4Signer.fromEnvironment() : null);
             System.out.println(line.format());
             return 0;
         }

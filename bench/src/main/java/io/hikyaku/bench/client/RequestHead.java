@@ -21,8 +21,15 @@ final class RequestHead {
     /** Everything up to the Content-Length value, and everything after it up to the body. */
     private final byte[] beforeLength;
     private final byte[] afterLength;
+    /** For signed requests: the line after Content-Length's, up to the per-request date and signature. */
+    private final byte[] targetLine;
+    private final String hostHeader;
+    private final String target;
 
     RequestHead(String hostHeader, String action) {
+        this.hostHeader = hostHeader;
+        this.target = "AmazonSQS." + action;
+        targetLine = ascii("\r\nX-Amz-Target: " + target + "\r\n");
         beforeLength = ascii("POST / HTTP/1.1\r\n"
                 + "host: " + hostHeader + "\r\n"
                 + "content-type: " + CONTENT_TYPE + "\r\n"
@@ -41,6 +48,26 @@ final class RequestHead {
         buf.writeBytes(beforeLength);
         buf.writeCharSequence(length, StandardCharsets.US_ASCII);
         buf.writeBytes(afterLength);
+        buf.writeBytes(body);
+        return buf;
+    }
+
+    /**
+     * The whole request signed by signer (SigV4 with the current time), or unsigned with the fixed
+     * fake Authorization when signer is null.
+     */
+    ByteBuf request(ByteBufAllocator alloc, byte[] body, SigV4Signer signer) {
+        if (signer == null) {
+            return request(alloc, body);
+        }
+        SigV4Signer.Signature sig = signer.sign(hostHeader, target, CONTENT_TYPE, body);
+        String length = Integer.toString(body.length);
+        String rest = "X-Amz-Date: " + sig.amzDate() + "\r\nauthorization: " + sig.authorization() + "\r\n\r\n";
+        ByteBuf buf = alloc.buffer(beforeLength.length + length.length() + targetLine.length + rest.length() + body.length);
+        buf.writeBytes(beforeLength);
+        buf.writeCharSequence(length, StandardCharsets.US_ASCII);
+        buf.writeBytes(targetLine);
+        buf.writeCharSequence(rest, StandardCharsets.US_ASCII);
         buf.writeBytes(body);
         return buf;
     }

@@ -140,7 +140,7 @@ public final class SqsConnection {
         }
         pending = exchange;
         // A failed write reaches ResponseHandler.exceptionCaught through the void promise.
-        ch.writeAndFlush(client.head(action).request(ch.alloc(), body), ch.voidPromise());
+        ch.writeAndFlush(client.head(action).request(ch.alloc(), body, client.signer()), ch.voidPromise());
     }
 
     private void fail(Throwable cause) {

@@ -30,7 +30,15 @@ public final class SqsHttpClient implements AutoCloseable {
     private final int port;
     private final ConcurrentHashMap<String, RequestHead> heads = new ConcurrentHashMap<>();
 
+    /** Signs every request when not null; else the fixed fake Authorization (servers with auth off). */
+    private final SigV4Signer signer;
+
     public SqsHttpClient(URI endpoint, int ioThreads) {
+        this(endpoint, ioThreads, null);
+    }
+
+    public SqsHttpClient(URI endpoint, int ioThreads, SigV4Signer signer) {
+        this.signer = signer;
         this.host = endpoint.getHost();
         this.port = endpoint.getPort() > 0 ? endpoint.getPort() : 80;
         // Native epoll where there is one: cheaper per request than the JDK selector (NIO).
@@ -78,6 +86,10 @@ public final class SqsHttpClient implements AutoCloseable {
     RequestHead head(String action) {
         RequestHead h = heads.get(action);
         return h != null ? h : heads.computeIfAbsent(action, a -> new RequestHead(hostHeader(), a));
+    }
+
+    SigV4Signer signer() {
+        return signer;
     }
 
     public EventLoopGroup group() {

@@ -1,5 +1,6 @@
 package io.hikyaku.bench.scenario;
 
+import io.hikyaku.bench.client.SigV4Signer;
 import io.hikyaku.bench.client.SqsHttpClient;
 import io.hikyaku.bench.stats.ResultLine;
 import io.hikyaku.bench.stats.ResultsFile;
@@ -22,8 +23,13 @@ public final class ScenarioRunner {
     }
 
     public static ResultLine run(BenchConfig cfg) throws Exception {
+        return run(cfg, null);
+    }
+
+    /** As run(cfg), every request signed with SigV4 by signer when it is not null. */
+    public static ResultLine run(BenchConfig cfg, SigV4Signer signer) throws Exception {
         int io = cfg.scenario().equals("longpoll") ? Math.max(cfg.ioThreads(), 2) : cfg.ioThreads();
-        try (SqsHttpClient client = new SqsHttpClient(cfg.endpoint(), io)) {
+        try (SqsHttpClient client = new SqsHttpClient(cfg.endpoint(), io, signer)) {
             QueueScenarios q = new QueueScenarios(cfg, client);
             ResultLine line = switch (cfg.scenario()) {
                 case "send" -> q.send(10);

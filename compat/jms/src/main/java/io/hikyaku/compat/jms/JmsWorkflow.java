@@ -30,6 +30,7 @@ import software.amazon.awssdk.services.sqs.model.CreateQueueRequest;
 import software.amazon.awssdk.services.sqs.model.GetQueueAttributesRequest;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
+import software.amazon.awssdk.services.sqs.model.SqsException;
 
 /**
  * Amazon SQS Java Messaging Library (JMS 3.1 over SDK v2) against an SQS endpoint: a producer and a
@@ -56,11 +57,45 @@ public final class JmsWorkflow {
         }
     }
 
+    /** The keys from the environment, as an application on AWS would have them (compat/run.sh sets them). */
+    static AwsBasicCredentials credentials() {
+        return AwsBasicCredentials.create(envOr("AWS_ACCESS_KEY_ID", "test"), envOr("AWS_SECRET_ACCESS_KEY", "test"));
+    }
+
+    private static String envOr(String name, String fallback) {
+        String v = System.getenv(name);
+        return v == null || v.isBlank() ? fallback : v;
+    }
+
+    /**
+     * With the server verifying SigV4 (compat/run.sh's sigv4-* rows): the SDK's own signature made with
+     * a wrong secret, or with a key the server does not know, is refused with AWS's code and status.
+     */
+    private static void wrongKeysRefused(String endpoint) {
+        step("auth: a wrong secret and an unknown key are refused");
+        refused(endpoint, AwsBasicCredentials.create(credentials().accessKeyId(), "wrong-secret"), "SignatureDoesNotMatch");
+        refused(endpoint, AwsBasicCredentials.create("AKIANOBODY0000000000", "x"), "InvalidClientTokenId");
+    }
+
+    private static void refused(String endpoint, AwsBasicCredentials keys, String code) {
+        try (SqsClient bad = SqsClient.builder().endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(keys)).build()) {
+            bad.listQueues();
+            throw new AssertionError(code + " expected, the call succeeded");
+        } catch (SqsException e) {
+            equal(e.awsErrorDetails().errorCode(), code, "error code");
+            equal(e.statusCode(), 403, "HTTP status of " + code);
+        }
+    }
+
     private static void run(String endpoint) throws Exception {
+        if ("sigv4".equals(System.getenv("COMPAT_AUTH"))) {
+            wrongKeysRefused(endpoint);
+        }
         SqsClient sqs = SqsClient.builder()
                 .endpointOverride(URI.create(endpoint))
                 .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .credentialsProvider(StaticCredentialsProvider.create(credentials()))
                 .build();
         String suffix = Long.toString(System.currentTimeMillis() % 10_000_000);
         String dlqName = "jms-dlq-" + suffix;

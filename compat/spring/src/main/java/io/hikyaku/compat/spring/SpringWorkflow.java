@@ -48,12 +48,22 @@ public class SpringWorkflow {
         System.exit(code);
     }
 
+    /** The keys from the environment, as an application on AWS would have them (compat/run.sh sets them). */
+    static AwsBasicCredentials credentials() {
+        return AwsBasicCredentials.create(envOr("AWS_ACCESS_KEY_ID", "test"), envOr("AWS_SECRET_ACCESS_KEY", "test"));
+    }
+
+    private static String envOr(String name, String fallback) {
+        String v = System.getenv(name);
+        return v == null || v.isBlank() ? fallback : v;
+    }
+
     private static void run(String endpoint) throws Exception {
         Queues queues = Queues.named(Long.toString(System.currentTimeMillis() % 10_000_000));
         step("provision queues " + queues);
         try (SqsAsyncClient admin = SqsAsyncClient.builder().endpointOverride(URI.create(endpoint))
                 .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .credentialsProvider(StaticCredentialsProvider.create(credentials()))
                 .build()) {
             queues.provision(admin);
 
@@ -63,8 +73,8 @@ public class SpringWorkflow {
             app.setDefaultProperties(Map.of(
                     "spring.cloud.aws.sqs.endpoint", endpoint,
                     "spring.cloud.aws.region.static", "us-east-1",
-                    "spring.cloud.aws.credentials.access-key", "test",
-                    "spring.cloud.aws.credentials.secret-key", "test",
+                    "spring.cloud.aws.credentials.access-key", credentials().accessKeyId(),
+                    "spring.cloud.aws.credentials.secret-key", credentials().secretAccessKey(),
                     "compat.queues.orders", queues.orders(),
                     "compat.queues.dlq", queues.dlq(),
                     "compat.queues.fifo", queues.fifo()));

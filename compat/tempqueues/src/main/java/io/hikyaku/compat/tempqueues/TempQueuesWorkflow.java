@@ -55,11 +55,21 @@ public final class TempQueuesWorkflow {
         }
     }
 
+    /** The keys from the environment, as an application on AWS would have them (compat/run.sh sets them). */
+    static AwsBasicCredentials credentials() {
+        return AwsBasicCredentials.create(envOr("AWS_ACCESS_KEY_ID", "test"), envOr("AWS_SECRET_ACCESS_KEY", "test"));
+    }
+
+    private static String envOr(String name, String fallback) {
+        String v = System.getenv(name);
+        return v == null || v.isBlank() ? fallback : v;
+    }
+
     private static void run(String endpoint) throws Exception {
         SqsClient sqs = SqsClient.builder()
                 .endpointOverride(URI.create(endpoint))
                 .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .credentialsProvider(StaticCredentialsProvider.create(credentials()))
                 .build();
         String suffix = Long.toString(System.currentTimeMillis() % 10_000_000);
         String prefix = "tq" + suffix;
