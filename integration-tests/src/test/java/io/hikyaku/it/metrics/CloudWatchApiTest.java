@@ -44,7 +44,8 @@ class CloudWatchApiTest extends SqsTestBase {
                 SendMessageBatchRequestEntry.builder().id("a").messageBody("xy").build(),
                 SendMessageBatchRequestEntry.builder().id("b").messageBody("xyz").build(),
                 SendMessageBatchRequestEntry.builder().id("c").messageBody("wxyz").build()));
-        List<Message> got = sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(6)).messages();
+        // 300 s: the three left in flight stay so through both sampled minutes (no timer race with the sampler)
+        List<Message> got = sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(6).visibilityTimeout(300)).messages();
         assertThat(got).hasSize(6);
         sqs.deleteMessage(b -> b.queueUrl(url).receiptHandle(got.get(0).receiptHandle()));
         sqs.deleteMessageBatch(b -> b.queueUrl(url).entries(
