@@ -148,7 +148,7 @@ class HeapBudgetTest {
         }
         try (ServerProcess server = ServerProcess.start(jar, TINY_HEAP, serve, log("heap-budget-1.log"), 60);
              SqsClient sqs = Clients.sqs(server.endpoint())) {
-            assertThat(server.logText()).contains("index budget " + BUDGET + " messages)");
+            assertThat(server.logText()).contains("index budget " + BUDGET + " messages");
             List<Message> head = sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10)).messages();
             assertThat(head).as("the head is served at once after the restart").hasSize(10);
             sqs.changeMessageVisibilityBatch(b -> b.queueUrl(url).entries(head.stream().map(m ->
