@@ -46,7 +46,8 @@ def main():
     send("POST", "/", json.dumps({"QueueName": "no500"}).encode(), jt("CreateQueue"))
     for m in ("PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"):
         check("method " + m, m, "/?Action=ListQueues")
-    check("GET root, no params", "GET", "/", want=400)
+    check("GET root, no params (the service page)", "GET", "/", want=200)
+    check("GET root with a query but no Action", "GET", "/?x=1", want=400)
     check("POST root, empty form", "POST", "/", b"", F, want=400)
     check("form index 0", "POST", "/", b"Action=GetQueueAttributes&QueueUrl=" + QURL.encode() + b"&AttributeName.0=All", F)
     check("form huge index", "POST", "/", b"Action=GetQueueAttributes&QueueUrl=" + QURL.encode() + b"&AttributeName.99999999999999=All", F)
