@@ -97,6 +97,11 @@ final class StoreFence implements Store {
         if (why != null) {
             return CompletableFuture.failedFuture(refusal(why));
         }
+        if (batch.isEmpty()) {
+            // A command that changed nothing (a second delete of a message) is judged on memory, which
+            // may hold a change not yet durable: its answer waits for every write before it, as a read's.
+            return last;
+        }
         // The fence goes up before anyone hears of the failure: a caller told 503 may call again at
         // once, and that call must not reach the engine, whose memory still holds the failed change.
         // (A callback on the store's own future would not do: dependents run newest first, so the
@@ -110,9 +115,7 @@ final class StoreFence implements Store {
                 settled.completeExceptionally(failure);
             }
         });
-        if (!batch.isEmpty()) {
-            last = settled;
-        }
+        last = settled;
         return settled;
     }
 
