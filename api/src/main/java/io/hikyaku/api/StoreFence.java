@@ -97,16 +97,26 @@ final class StoreFence implements Store {
         if (why != null) {
             return CompletableFuture.failedFuture(refusal(why));
         }
-        CompletableFuture<Void> written = store.write(batch);
-        if (!batch.isEmpty()) {
-            last = written;
+        if (batch.isEmpty()) {
+            // A command that changed nothing (a second delete of a message) is judged on memory, which
+            // may hold a change not yet durable: its answer waits for every write before it, as a read's.
+            return last;
         }
-        written.whenComplete((ok, failure) -> {
-            if (failure != null) {
+        // The fence goes up before anyone hears of the failure: a caller told 503 may call again at
+        // once, and that call must not reach the engine, whose memory still holds the failed change.
+        // (A callback on the store's own future would not do: dependents run newest first, so the
+        // answer would go out before the fence.)
+        CompletableFuture<Void> settled = new CompletableFuture<>();
+        store.write(batch).whenComplete((ok, failure) -> {
+            if (failure == null) {
+                settled.complete(null);
+            } else {
                 fence(failure);
+                settled.completeExceptionally(failure);
             }
         });
-        return written;
+        last = settled;
+        return settled;
     }
 
     @Override

@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Faults: {@link #failNextWrites} (the next n writes fail, as ENOSPC on a WAL append does),
  * {@link #fillDisk}/{@link #freeDisk} (every write fails, and resume() too, until freed),
- * {@link #failNextFsync} (the next write is applied, its fsync fails), {@link #slow}.
+ * {@link #failNextFsync} (the next write is applied, its fsync fails), {@link #slow},
+ * {@link #holdOutcomes} (no outcome reported until released: a failure not yet known).
  */
 final class FaultInjectingStore implements Store {
 
@@ -36,6 +37,8 @@ final class FaultInjectingStore implements Store {
     private volatile boolean diskFull;
     private volatile boolean failFsync;
     private volatile long delayMicros;
+    /** While not done, no write's outcome is reported ({@link #holdOutcomes}). */
+    private volatile CompletableFuture<Void> outcomes = CompletableFuture.completedFuture(null);
     /** Fail-stop state of the contract: set by a failure, cleared by resume(). */
     private volatile StoreException failed;
     final AtomicLong writes = new AtomicLong();
@@ -63,6 +66,15 @@ final class FaultInjectingStore implements Store {
 
     void slow(long micros) {
         delayMicros = micros;
+    }
+
+    /** No outcome is reported until {@link #releaseOutcomes} (writes are still applied or refused at once). */
+    void holdOutcomes() {
+        outcomes = new CompletableFuture<>();
+    }
+
+    void releaseOutcomes() {
+        outcomes.complete(null);
     }
 
     boolean healthy() {
@@ -94,7 +106,9 @@ final class FaultInjectingStore implements Store {
         CompletableFuture<Void> future = new CompletableFuture<>();
         StoreException result = outcome;
         long delay = delayMicros;
+        CompletableFuture<Void> held = outcomes;
         completer.execute(() -> {
+            held.join();
             if (delay > 0) {
                 try {
                     TimeUnit.MICROSECONDS.sleep(delay);
