@@ -49,6 +49,24 @@ final class SamIntrinsics {
         }
     }
 
+    /** A queue's name (see {@link #queueName}), or a ConfigException naming the template and {@code where}. */
+    String queueNameAt(String where, String logicalId) {
+        try {
+            return queueName(logicalId);
+        } catch (Unresolvable e) {
+            throw new ConfigException(source + ": " + where + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A function's name (see {@link #functionName}), or a ConfigException naming the template and {@code where}. */
+    String functionNameAt(String where, String logicalId) {
+        try {
+            return functionName(logicalId);
+        } catch (Unresolvable e) {
+            throw new ConfigException(source + ": " + where + ": " + e.getMessage(), e);
+        }
+    }
+
     /** {@code value} with every intrinsic inside it resolved (maps and lists kept). */
     Object deep(String where, Object value) {
         try {

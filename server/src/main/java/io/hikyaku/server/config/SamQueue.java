@@ -25,7 +25,7 @@ final class SamQueue {
     static QueueDefinition definition(SamIntrinsics in, String id) {
         String where = "Resources." + id + ".Properties";
         String source = in.source();
-        String name = in.text(where + ".QueueName", in.queueName(id));
+        String name = in.queueNameAt(where + ".QueueName", id);
         Map<String, String> attributes = new LinkedHashMap<>();
         Map<String, String> tags = new LinkedHashMap<>();
         String deadLetterQueue = null;

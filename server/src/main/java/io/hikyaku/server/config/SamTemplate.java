@@ -51,13 +51,22 @@ record SamTemplate(List<QueueDefinition> queues, List<DeclaredMapping> mappings,
                 queues.add(SamQueue.definition(in, id));
             } else if (SamIntrinsics.SAM_FUNCTION.equals(type)) {
                 Map<String, Object> p = in.properties(id);
-                String name = in.text(where + ".Properties.FunctionName", in.functionName(id));
+                Map<String, Object> events = p.get("Events") instanceof Map<?, ?> e ? SamIntrinsics.cast(e) : Map.of();
+                boolean polls = events.values().stream().anyMatch(e -> e instanceof Map<?, ?> m && "SQS".equals(String.valueOf(m.get("Type"))));
+                String name;
+                try {
+                    name = in.functionNameAt(where + ".Properties.FunctionName", id);
+                } catch (ConfigException e) {
+                    if (polls) {
+                        throw e;
+                    }
+                    continue; // a function without SQS events does not concern Hikyaku, whatever its name
+                }
                 Object timeout = p.get("Timeout") != null ? p.get("Timeout") : globalTimeout;
                 if (timeout != null && functions.contains(name)) {
                     String at = p.get("Timeout") != null ? where + ".Properties.Timeout" : "Globals.Function.Timeout";
                     timeouts.put(name, integer(source, at, in.text(at, timeout)));
                 }
-                Map<String, Object> events = p.get("Events") instanceof Map<?, ?> e ? SamIntrinsics.cast(e) : Map.of();
                 for (Map.Entry<String, Object> e : events.entrySet()) {
                     if (!(e.getValue() instanceof Map<?, ?> event) || !"SQS".equals(String.valueOf(event.get("Type")))) {
                         continue;

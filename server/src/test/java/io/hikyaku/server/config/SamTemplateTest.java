@@ -188,6 +188,42 @@ class SamTemplateTest {
     }
 
     @Test
+    void namesThatNeedTheStackNameAreErrorsWithTheirPlace() {
+        assertThatThrownBy(() -> read("""
+                Resources:
+                  F:
+                    Type: AWS::Serverless::Function
+                    Properties:
+                      FunctionName: !Sub '${AWS::StackName}-f'
+                      Events: {E: {Type: SQS, Properties: {Queue: 'arn:aws:sqs:eu-west-1:123456789012:q'}}}
+                  Api:
+                    Type: AWS::Serverless::Function
+                    Properties: {FunctionName: !Sub '${AWS::StackName}-api'}
+                """, "F"))
+                .hasMessage("template.yaml: Resources.F.Properties.FunctionName: cannot resolve !Ref AWS::StackName "
+                        + "(there is no CloudFormation stack)");
+        assertThatThrownBy(() -> read("""
+                Resources:
+                  Q: {Type: AWS::SQS::Queue, Properties: {QueueName: !Join ['-', [!Ref AWS::StackName, q]]}}
+                """))
+                .hasMessageStartingWith("template.yaml: Resources.Q.Properties.QueueName: cannot resolve !Ref AWS::StackName");
+    }
+
+    @Test
+    void functionsWithoutSqsEventsAreIgnoredWhateverTheirName() {
+        SamTemplate t = read("""
+                Resources:
+                  Api:
+                    Type: AWS::Serverless::Function
+                    Properties:
+                      FunctionName: !Sub '${AWS::StackName}-api'
+                      Events: {Get: {Type: Api, Properties: {Path: /, Method: get}}}
+                """);
+        assertThat(t.mappings()).isEmpty();
+        assertThat(t.queues()).isEmpty();
+    }
+
+    @Test
     void badValuesAndUnknownQueuePropertiesAreErrors() {
         assertThatThrownBy(() -> read("""
                 Resources:
