@@ -65,7 +65,8 @@ public final class PushService implements AutoCloseable {
                 try {
                     mappings.declare(defaultAccount, d);
                 } catch (LambdaException e) {
-                    throw new IllegalStateException("event source mapping of function " + d.request().path("FunctionName").asText()
+                    throw new IllegalStateException((d.origin() == null ? "" : d.origin() + ": ")
+                            + "event source mapping of function " + d.request().path("FunctionName").asText()
                             + (d.queueName() == null ? "" : " and queue " + d.queueName()) + ": " + e.errorType() + ": " + e.getMessage(), e);
                 }
             }

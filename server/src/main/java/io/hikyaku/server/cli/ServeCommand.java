@@ -36,6 +36,8 @@ final class ServeCommand implements Subcommand {
             valued("advertised-url", "URL", "Base of returned queue URLs, e.g. http://sqs.local:9324 "
                     + "(default: from each request's Host header; env HIKYAKU_ADVERTISED_URL)."),
             valued("config", "FILE", "YAML config file with server settings and queues to create (env HIKYAKU_CONFIG)."),
+            valued("sam-template", "FILES", "SAM templates whose SQS event source mappings (and queues) to create at start, "
+                    + "comma-separated; replaces the config file's samTemplates (env HIKYAKU_SAM_TEMPLATES; see docs/push-delivery.md)."),
             valued("storage", "MODE", "rocksdb or memory (default rocksdb; env HIKYAKU_STORAGE)."),
             valued("data-dir", "DIR", "RocksDB data directory (default ./data; env HIKYAKU_DATA_DIR)."),
             valued("durability", "MODE", "fsync, batch or none (default fsync; env HIKYAKU_DURABILITY)."),
@@ -94,7 +96,19 @@ final class ServeCommand implements Subcommand {
                 flags.path("data-dir"), flags.choice("durability", DurabilityMode.class), flags.integer("max-body-bytes"),
                 flags.choice("log-format", LogFormat.class), onOff(flags, "access-log"), flags.choice("cooldowns", Cooldowns.class),
                 positive(flags, "max-indexed-messages"), flags.path("journal"));
-        return ConfigResolver.resolve(ServerConfig.defaults(), file, EnvironmentSettings.from(env), given);
+        String templates = flags.string("sam-template");
+        if (templates == null) {
+            templates = env.get("HIKYAKU_SAM_TEMPLATES");
+        }
+        return ConfigResolver.resolve(ServerConfig.defaults(), file, EnvironmentSettings.from(env), given, paths(templates));
+    }
+
+    /** A comma-separated list of files; null or empty: not given. */
+    private static java.util.List<Path> paths(String list) {
+        if (list == null || list.isBlank()) {
+            return null;
+        }
+        return java.util.Arrays.stream(list.split(",")).map(String::trim).filter(s -> !s.isEmpty()).map(Path::of).toList();
     }
 
     private static Long positive(Flags flags, String name) {

@@ -31,13 +31,15 @@ import org.yaml.snakeyaml.representer.Representer;
  * @param security the server section's security settings (auth, TLS)
  * @param accounts the {@code accounts:} section as parsed YAML (read by the identity module), or null
  * @param push     the {@code functions} and {@code eventSourceMappings} sections (push delivery)
+ * @param sam      the {@code samTemplates} to read at start (relative paths are from the file's directory)
  */
 public record ConfigFile(Settings settings, List<QueueDefinition> queues, SecuritySettings security, Object accounts,
-                         PushConfig push) {
+                         PushConfig push, SamTemplates sam) {
 
     public static final ConfigFile EMPTY = new ConfigFile(Settings.NONE, List.of());
 
-    private static final Set<String> TOP_KEYS = Set.of("server", "queues", "accounts", "functions", "eventSourceMappings");
+    private static final Set<String> TOP_KEYS = Set.of("server", "queues", "accounts", "functions", "eventSourceMappings",
+            "samTemplates");
     private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
             "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog", "cooldowns",
             "maxIndexedMessages", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal");
@@ -45,23 +47,23 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
 
     /** A file with no security settings and no accounts. */
     public ConfigFile(Settings settings, List<QueueDefinition> queues) {
-        this(settings, queues, SecuritySettings.NONE, null, PushConfig.NONE);
+        this(settings, queues, SecuritySettings.NONE, null, PushConfig.NONE, SamTemplates.NONE);
     }
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public static ConfigFile load(Path file) {
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return parse(reader, file.toString());
+            return parse(reader, file.toString(), file.toAbsolutePath().getParent());
         } catch (IOException e) {
             throw new ConfigException("cannot read config file " + file + ": " + e.getMessage(), e);
         }
     }
 
     public static ConfigFile parse(String yaml) {
-        return parse(new StringReader(yaml), "config");
+        return parse(new StringReader(yaml), "config", null);
     }
 
-    private static ConfigFile parse(Reader reader, String source) {
+    private static ConfigFile parse(Reader reader, String source, Path directory) {
         LoaderOptions options = new LoaderOptions();
         options.setAllowDuplicateKeys(false);
         DumperOptions dumper = new DumperOptions();
@@ -91,7 +93,35 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
         SecuritySettings security = top.get("server") == null ? SecuritySettings.NONE
                 : securitySection(source + ": server", map(source + ": server", top.get("server")));
         PushConfig push = PushSection.parse(source, top.get("functions"), top.get("eventSourceMappings"));
-        return new ConfigFile(settings, queues, security, top.get("accounts"), push);
+        return new ConfigFile(settings, queues, security, top.get("accounts"), push,
+                samTemplates(source, top.get("samTemplates"), top.get("functions"), directory));
+    }
+
+    /** The template paths, and which functions have no timeoutSeconds (a template's Timeout may fill it in). */
+    private static SamTemplates samTemplates(String source, Object templates, Object functions, Path directory) {
+        if (templates == null) {
+            return SamTemplates.NONE;
+        }
+        if (!(templates instanceof List<?> list)) {
+            throw new ConfigException(source + ": samTemplates must be a list of template files");
+        }
+        List<Path> paths = new ArrayList<>();
+        for (Object t : list) {
+            if (t == null || t instanceof Map<?, ?> || t instanceof List<?>) {
+                throw new ConfigException(source + ": samTemplates: each entry must be a file path");
+            }
+            Path p = Path.of(t.toString());
+            paths.add(directory == null || p.isAbsolute() ? p : directory.resolve(p));
+        }
+        Set<String> untimed = new java.util.HashSet<>();
+        if (functions instanceof List<?> fs) {
+            for (Object f : fs) {
+                if (f instanceof Map<?, ?> m && m.get("timeoutSeconds") == null && m.get("name") != null) {
+                    untimed.add(m.get("name").toString());
+                }
+            }
+        }
+        return new SamTemplates(paths, untimed);
     }
 
     private static SecuritySettings securitySection(String source, Map<String, Object> s) {
