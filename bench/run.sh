@@ -8,7 +8,9 @@
 # durable `hikyaku` reached in its last `send` of this run: nginx's CPU per request at equal load.
 # Servers `hikyaku-sigv4` and `hikyaku-memory-sigv4` (not in the default list) are `hikyaku` and
 # `hikyaku-memory` with --auth sigv4 (bench/auth/identities.yaml); the client signs every request
-# (--sigv4). BENCH_BASELINE names the server the summary's ratios are against (default elasticmq-memory).
+# (--sigv4). Servers `hikyaku-nometrics` and `hikyaku-memory-nometrics` (not in the default list) are
+# `hikyaku` and `hikyaku-memory` with --metrics off: beside them they show what metrics cost.
+# BENCH_BASELINE names the server the summary's ratios are against (default elasticmq-memory).
 #
 # usage: bench/run.sh [--scenarios "send cycle ..."] [--servers "hikyaku ..."] [--rounds 3]
 #                     [--duration 10] [--warmup 30] [--backlog-n 1000000] [--startup-n 1000000] [--waiters 10000]
@@ -43,7 +45,7 @@ while [ $# -gt 0 ]; do
     --backlog-n) BACKLOG_N="$2"; shift 2 ;;
     --startup-n) STARTUP_N="$2"; shift 2 ;;
     --waiters) WAITERS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -89,6 +91,9 @@ server_cmd() { # name datadir
     # (the client signs with --sigv4). Beside `hikyaku` / `hikyaku-memory` they show what auth costs.
     hikyaku-sigv4) echo "exec '$ROOT/hikyaku' serve --port $PORT --data-dir '$data' $SIGV4_ARGS" ;;
     hikyaku-memory-sigv4) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '$ROOT/hikyaku' serve --port $PORT --storage memory $SIGV4_ARGS" ;;
+    # The same two with metrics off: nothing recorded per request (docs/operations.md "Monitoring").
+    hikyaku-nometrics) echo "exec '$ROOT/hikyaku' serve --port $PORT --data-dir '$data' --metrics off" ;;
+    hikyaku-memory-nometrics) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '$ROOT/hikyaku' serve --port $PORT --storage memory --metrics off" ;;
     elasticmq-memory|elasticmq-h2)
       local conf=memory extra=""
       if [ "$name" = elasticmq-h2 ]; then
@@ -110,7 +115,7 @@ server_cmd() { # name datadir
 
 available() {
   case "$1" in
-    hikyaku|hikyaku-memory|hikyaku-batch|hikyaku-sigv4|hikyaku-memory-sigv4) [ "$HAVE_HIKYAKU" = 1 ] ;;
+    hikyaku|hikyaku-memory|hikyaku-batch|hikyaku-sigv4|hikyaku-memory-sigv4|hikyaku-nometrics|hikyaku-memory-nometrics) [ "$HAVE_HIKYAKU" = 1 ] ;;
     nginx|nginx-paced) [ -x /usr/sbin/nginx ] ;;
     *) true ;;
   esac
@@ -135,7 +140,7 @@ client() { # server java-args...
   else "$@"; fi
 }
 
-durable() { [ "$1" = hikyaku ] || [ "$1" = hikyaku-sigv4 ] || [ "$1" = hikyaku-batch ] || [ "$1" = elasticmq-h2 ]; }
+durable() { [ "$1" = hikyaku ] || [ "$1" = hikyaku-sigv4 ] || [ "$1" = hikyaku-batch ] || [ "$1" = hikyaku-nometrics ] || [ "$1" = elasticmq-h2 ]; }
 
 # The JVM (or nginx) itself, also when started through a wrapper script.
 resolve_pid() {

@@ -35,6 +35,7 @@ public final class CloudWatch implements AutoCloseable {
     private final Path file;
     private final MetricHistory history;
     private final SentSizes sizes = new SentSizes();
+    /** null when metrics are off: nothing is sampled ({@link #withoutData}). */
     private final MetricSampler sampler;
     private final CloudWatchEndpoint endpoint;
     private ScheduledExecutorService scheduler;
@@ -50,6 +51,23 @@ public final class CloudWatch implements AutoCloseable {
         this.sampler = new MetricSampler(view, metrics.registry(), sizes, history, clock);
         this.endpoint = new CloudWatchEndpoint(new CloudWatchApi(history, accountId, clock));
         load();
+    }
+
+    private CloudWatch(Clock clock, String accountId) {
+        this.clock = clock;
+        this.file = null;
+        this.history = new MetricHistory(0);
+        this.sampler = null;
+        this.endpoint = new CloudWatchEndpoint(new CloudWatchApi(history, accountId, clock));
+    }
+
+    /**
+     * The API with metrics off: it answers every request (so dashboards and scalers get an empty
+     * answer, not an error), but nothing is sampled, so statistics have no datapoints and ListMetrics
+     * lists nothing. A history file kept by an earlier run is neither read nor changed.
+     */
+    public static CloudWatch withoutData(Clock clock, String accountId) {
+        return new CloudWatch(clock, accountId);
     }
 
     private void load() {
@@ -71,6 +89,9 @@ public final class CloudWatch implements AutoCloseable {
 
     /** Starts sampling: takes the counters' starting totals now, then a sample each new minute of the clock. */
     public synchronized CloudWatch start() {
+        if (sampler == null) {
+            return this;
+        }
         sampler.runDue();
         scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hikyaku-cloudwatch");
@@ -115,7 +136,7 @@ public final class CloudWatch implements AutoCloseable {
      * saves the history. @return whether a sample was recorded now
      */
     public boolean sampleNow() {
-        boolean sampled = sampler.runDue();
+        boolean sampled = sampler != null && sampler.runDue();
         if (sampled) {
             save();
         }
@@ -153,6 +174,8 @@ public final class CloudWatch implements AutoCloseable {
             }
             scheduler = null;
         }
-        save();
+        if (sampler != null) {
+            save();
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.hikyaku.metrics;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.protocol.ApiRequest;
+import io.hikyaku.protocol.WireProtocol;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -15,7 +16,8 @@ public final class Exchange {
     final long startNanos;
     final String requestId;
     final String action;
-    final String protocol;
+    /** The protocol, or null when the request could not be decoded. */
+    final WireProtocol wire;
     final QueueKey queue;
     final String principal;
     final String peer;
@@ -24,12 +26,12 @@ public final class Exchange {
     /** SendMessageBatch: each entry's size by entry id; else null. */
     final Map<String, Integer> batchSentBytes;
 
-    private Exchange(long startNanos, String requestId, String action, String protocol, QueueKey queue,
+    private Exchange(long startNanos, String requestId, String action, WireProtocol wire, QueueKey queue,
                      String principal, String peer, int sentBytes, Map<String, Integer> batchSentBytes) {
         this.startNanos = startNanos;
         this.requestId = requestId;
         this.action = action;
-        this.protocol = protocol;
+        this.wire = wire;
         this.queue = queue;
         this.principal = principal;
         this.peer = peer;
@@ -64,8 +66,7 @@ public final class Exchange {
                 }
             }
         }
-        String protocol = decoded.protocol() == null ? null : decoded.protocol().name().toLowerCase(java.util.Locale.ROOT);
-        return new Exchange(startNanos, requestId, decoded.action(), protocol, queue, principal, peer, sent, batch);
+        return new Exchange(startNanos, requestId, decoded.action(), decoded.protocol(), queue, principal, peer, sent, batch);
     }
 
     public String requestId() {
@@ -79,7 +80,7 @@ public final class Exchange {
 
     /** "json" or "query", or null. */
     public String protocol() {
-        return protocol;
+        return wire == null ? null : RequestMeters.PROTOCOLS[RequestMeters.protocol(wire)];
     }
 
     /** The queue the request addresses, or null. */

@@ -8,29 +8,34 @@ public record QueueKey(String accountId, String name) {
      * for a Query request sent to a queue URL, the request path. Null when it names none.
      */
     static QueueKey fromUrlOrPath(String queueUrl, String path) {
-        QueueKey fromUrl = queueUrl == null ? null : fromPath(pathOf(queueUrl));
-        return fromUrl != null ? fromUrl : fromPath(path);
+        QueueKey fromUrl = queueUrl == null ? null : fromPath(queueUrl, pathStart(queueUrl));
+        return fromUrl != null ? fromUrl : path == null ? null : fromPath(path, 0);
     }
 
-    private static String pathOf(String url) {
+    /** Where the path of {@code url} starts (read in place: this runs for every request). */
+    private static int pathStart(String url) {
         int scheme = url.indexOf("://");
         if (scheme < 0) {
-            return url;
+            return 0;
         }
         int slash = url.indexOf('/', scheme + 3);
-        return slash < 0 ? "" : url.substring(slash);
+        return slash < 0 ? url.length() : slash;
     }
 
-    /** {@code /account/name} (a trailing slash allowed); anything else is null. */
-    private static QueueKey fromPath(String path) {
-        if (path == null || path.length() < 4 || path.charAt(0) != '/') {
+    /** {@code /account/name} (a trailing slash allowed) from {@code from} on; anything else is null. */
+    private static QueueKey fromPath(String s, int from) {
+        if (s.length() - from < 4 || s.charAt(from) != '/') {
             return null;
         }
-        int end = path.endsWith("/") ? path.length() - 1 : path.length();
-        int mid = path.indexOf('/', 1);
-        if (mid <= 1 || mid >= end - 1 || path.indexOf('/', mid + 1) >= 0 && path.indexOf('/', mid + 1) < end) {
+        int end = s.endsWith("/") ? s.length() - 1 : s.length();
+        int mid = s.indexOf('/', from + 1);
+        if (mid <= from + 1 || mid >= end - 1) {
             return null;
         }
-        return new QueueKey(path.substring(1, mid), path.substring(mid + 1, end));
+        int third = s.indexOf('/', mid + 1);
+        if (third >= 0 && third < end) {
+            return null;
+        }
+        return new QueueKey(s.substring(from + 1, mid), s.substring(mid + 1, end));
     }
 }

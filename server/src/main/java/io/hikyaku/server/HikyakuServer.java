@@ -107,22 +107,35 @@ public final class HikyakuServer implements AutoCloseable {
                 NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(ioThreads(), new DefaultThreadFactory("hikyaku-io", true),
                 NioIoHandler.newFactory());
-        this.metrics = new HikyakuMetrics(config.clock());
+        this.metrics = config.metrics() ? bindMetrics(rocks) : null;
+        if (!(service instanceof ServiceView view)) {
+            this.cloudWatch = null;
+        } else if (metrics == null) {
+            this.cloudWatch = CloudWatch.withoutData(config.clock(), config.accountId());
+        } else {
+            this.cloudWatch = new CloudWatch(view, metrics, config.clock(), config.accountId(),
+                    config.storage() == StorageMode.MEMORY ? null : config.dataDir(), CloudWatch.DEFAULT_MAX_QUEUES);
+        }
+    }
+
+    /**
+     * With metrics on: the registry and every meter source. With metrics off none of this exists, so
+     * nothing is recorded anywhere (the engine keeps its no-op events, requests have no observer).
+     */
+    private HikyakuMetrics bindMetrics(RocksDbStore rocks) {
+        HikyakuMetrics m = new HikyakuMetrics(config.clock());
         if (service instanceof ServiceView view) {
-            metrics.watch(view);
+            m.watch(view);
         }
         Gauge.builder("hikyaku.connections.open", state, s -> s.channels().size())
-                .description("Open client connections").register(metrics.registry());
+                .description("Open client connections").register(m.registry());
         Gauge.builder("hikyaku.requests.in.flight", state, ServerState::inFlight)
-                .description("Requests being served (parked long polls included)").register(metrics.registry());
+                .description("Requests being served (parked long polls included)").register(m.registry());
         if (storeHealth != null) {
-            StoreMetrics.bind(metrics, storeHealth, rocks);
+            StoreMetrics.bind(m, storeHealth, rocks);
         }
-        metrics.beforeScrape(new PushMeters(metrics.registry(), () -> push)::refresh); // per event source mapping
-        this.cloudWatch = service instanceof ServiceView view
-                ? new CloudWatch(view, metrics, config.clock(), config.accountId(),
-                        config.storage() == StorageMode.MEMORY ? null : config.dataDir(), CloudWatch.DEFAULT_MAX_QUEUES)
-                : null;
+        m.beforeScrape(new PushMeters(m.registry(), () -> push)::refresh); // per event source mapping
+        return m;
     }
 
     /** The CloudWatch API's side (tests sample the metric history on their clock through it), or null. */
@@ -130,7 +143,7 @@ public final class HikyakuServer implements AutoCloseable {
         return cloudWatch;
     }
 
-    /** The server's metrics (what {@code GET /metrics} shows). */
+    /** The server's metrics (what {@code GET /metrics} shows), or null when metrics are off. */
     public HikyakuMetrics metrics() {
         return metrics;
     }
@@ -238,9 +251,11 @@ public final class HikyakuServer implements AutoCloseable {
         }
         StoreHealth health = storeHealth;
         List<RequestObserver> observers = new ArrayList<>();
-        observers.add(metrics.requests());
-        if (cloudWatch != null) {
-            observers.add(cloudWatch.observer());
+        if (metrics != null) { // off: no observer, so requests build no Exchange at all
+            observers.add(metrics.requests());
+            if (cloudWatch != null) {
+                observers.add(cloudWatch.observer());
+            }
         }
         if (config.accessLog()) {
             observers.add(new AccessLog());
@@ -302,12 +317,12 @@ public final class HikyakuServer implements AutoCloseable {
                 : "rocksdb in " + config.dataDir().toAbsolutePath() + ", durability " + config.durability().name().toLowerCase(java.util.Locale.ROOT);
         LOG.info("Hikyaku {} started in {} ms: {} queue(s) and {} message(s) loaded; listening on {}; advertised URL {}; "
                         + "storage {}; account {}, region {}; max body {} bytes; log format {}, access log {}; "
-                        + "{} queue(s) from the config; metrics at {}/metrics",
+                        + "{} queue(s) from the config; {}",
                 Version.current(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos), queues, messages,
                 listener.localAddress(), config.advertisedUrl() != null ? config.advertisedUrl() : "(from each request's Host header)",
                 storage, config.accountId(), config.region(), config.maxBodyBytes(),
                 config.logFormat().name().toLowerCase(java.util.Locale.ROOT), config.accessLog() ? "on" : "off",
-                config.queues().size(), endpoint());
+                config.queues().size(), metrics == null ? "metrics off" : "metrics at " + endpoint() + "/metrics");
     }
 
     /**
@@ -440,7 +455,9 @@ public final class HikyakuServer implements AutoCloseable {
             if (cloudWatch != null) {
                 cloudWatch.close();
             }
-            metrics.close();
+            if (metrics != null) {
+                metrics.close();
+            }
             LOG.info("Hikyaku stopped after {} s", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNanos));
         } finally {
             terminated.countDown();

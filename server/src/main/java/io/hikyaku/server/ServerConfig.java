@@ -28,11 +28,13 @@ import java.util.Objects;
  * @param maxIndexedMessages the engine's index budget (messages plus FIFO dedup entries in memory);
  *                      0 = derived from the max heap ({@link MemoryBudget})
  * @param journal       where to append every command the engine applies (ENGINE.md "Journal"); null = no journal
+ * @param metrics       off: nothing is recorded per request, no {@code /metrics}, and the CloudWatch API
+ *                      answers with no datapoints (docs/operations.md "Monitoring")
  */
 public record ServerConfig(String host, int port, String accountId, String region, String advertisedUrl,
                            StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
                            List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog,
-                           Cooldowns cooldowns, PushConfig push, long maxIndexedMessages, Path journal) {
+                           Cooldowns cooldowns, PushConfig push, long maxIndexedMessages, Path journal, boolean metrics) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 9324;
@@ -86,64 +88,64 @@ public record ServerConfig(String host, int port, String accountId, String regio
     public static ServerConfig defaults() {
         return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_ACCOUNT_ID, DEFAULT_REGION, null,
                 StorageMode.ROCKSDB, DEFAULT_DATA_DIR, DurabilityMode.FSYNC, Clock.systemUTC(), List.of(),
-                DEFAULT_MAX_BODY_BYTES, LogFormat.TEXT, false, Cooldowns.AWS, PushConfig.NONE, 0, null);
+                DEFAULT_MAX_BODY_BYTES, LogFormat.TEXT, false, Cooldowns.AWS, PushConfig.NONE, 0, null, true);
     }
 
     public ServerConfig withHost(String value) {
-        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
+        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
     }
 
     public ServerConfig withPort(int value) {
-        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
+        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
     }
 
     public ServerConfig withAccountId(String value) {
-        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
+        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
     }
 
     public ServerConfig withRegion(String value) {
-        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
+        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
     }
 
     /** null means: build queue URLs from each request's Host header. */
     public ServerConfig withAdvertisedUrl(String value) {
-        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
+        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
     }
 
     public ServerConfig withStorage(StorageMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
     }
 
     public ServerConfig withDataDir(Path value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
     }
 
     public ServerConfig withDurability(DurabilityMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
     }
 
     public ServerConfig withClock(Clock value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
     }
 
     public ServerConfig withQueues(List<QueueDefinition> value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
     }
 
     public ServerConfig withMaxBodyBytes(int value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
     }
 
     public ServerConfig withLogFormat(LogFormat value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog, cooldowns, push, maxIndexedMessages, journal);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
     }
 
     public ServerConfig withAccessLog(boolean value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value, cooldowns, push, maxIndexedMessages, journal);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value, cooldowns, push, maxIndexedMessages, journal, metrics);
     }
 
     public ServerConfig withPush(PushConfig value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, value, maxIndexedMessages, journal);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, value, maxIndexedMessages, journal, metrics);
     }
 
     /** A queue URL is this plus {@code /account/name}: a query or fragment would end up in the middle of it. */
@@ -167,19 +169,34 @@ public record ServerConfig(String host, int port, String accountId, String regio
 
     public ServerConfig withCooldowns(Cooldowns value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, value, push, maxIndexedMessages, journal);
+                maxBodyBytes, logFormat, accessLog, value, push, maxIndexedMessages, journal, metrics);
     }
 
     /** The index budget; 0 = derived from the max heap. */
     public ServerConfig withMaxIndexedMessages(long value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, value, journal);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, value, journal, metrics);
     }
 
     /** The journal file (every applied command appended); null = none. */
     public ServerConfig withJournal(Path value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, value);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, value, metrics);
+    }
+
+    /** Metrics on or off. */
+    public ServerConfig withMetrics(boolean value) {
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, value);
+    }
+
+    /** With metrics on (the form before the switch existed). */
+    public ServerConfig(String host, int port, String accountId, String region, String advertisedUrl,
+                        StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
+                        List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog,
+                        Cooldowns cooldowns, PushConfig push, long maxIndexedMessages, Path journal) {
+        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes,
+                logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, true);
     }
 
     /** Without a journal (the form before it existed). */

@@ -44,6 +44,8 @@ final class ServeCommand implements Subcommand {
             valued("max-body-bytes", "BYTES", "Largest request body accepted (default 4194304; env HIKYAKU_MAX_BODY_BYTES)."),
             valued("log-format", "FORMAT", "text or json: how log lines are written (default text; env HIKYAKU_LOG_FORMAT)."),
             valued("access-log", "ON_OFF", "on: one log line per request (default off; env HIKYAKU_ACCESS_LOG)."),
+            valued("metrics", "ON_OFF", "off: record nothing per request, answer GET /metrics with 404 and the CloudWatch "
+                    + "API with no datapoints (default on; env HIKYAKU_METRICS)."),
             valued("cooldowns", "MODE", "aws or off: off drops SQS's 60 s waits after PurgeQueue and DeleteQueue, "
                     + "for test suites (default aws; env HIKYAKU_COOLDOWNS)."),
             valued("max-indexed-messages", "N", "Messages (plus FIFO dedup entries) kept in the in-memory index; the rest "
@@ -95,7 +97,7 @@ final class ServeCommand implements Subcommand {
                 flags.string("region"), flags.string("advertised-url"), flags.choice("storage", StorageMode.class),
                 flags.path("data-dir"), flags.choice("durability", DurabilityMode.class), flags.integer("max-body-bytes"),
                 flags.choice("log-format", LogFormat.class), onOff(flags, "access-log"), flags.choice("cooldowns", Cooldowns.class),
-                positive(flags, "max-indexed-messages"), flags.path("journal"));
+                positive(flags, "max-indexed-messages"), flags.path("journal"), onOff(flags, "metrics"));
         String templates = flags.string("sam-template");
         if (templates == null) {
             templates = env.get("HIKYAKU_SAM_TEMPLATES");
@@ -174,6 +176,7 @@ final class ServeCommand implements Subcommand {
         out.println("hikyaku " + Version.current() + " serving SQS at " + server.endpoint() + https
                 + " (storage " + describeStorage(config) + ", account " + config.accountId() + ", region " + config.region()
                 + (config.cooldowns() == Cooldowns.OFF ? ", cooldowns off" : "")
+                + (config.metrics() ? "" : ", metrics off")
                 + ", index budget " + MemoryBudget.resolve(config.maxIndexedMessages()) + " messages"
                 + (config.journal() != null ? ", journal " + config.journal() : "")
                 + ", auth " + security.auth().name().toLowerCase(Locale.ROOT) + ")");

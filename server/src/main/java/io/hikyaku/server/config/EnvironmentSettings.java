@@ -23,7 +23,8 @@ public final class EnvironmentSettings {
                 SettingValues.onOff("HIKYAKU_ACCESS_LOG", value(env, "HIKYAKU_ACCESS_LOG")),
                 SettingValues.cooldowns("HIKYAKU_COOLDOWNS", value(env, "HIKYAKU_COOLDOWNS")),
                 SettingValues.positiveLong("HIKYAKU_MAX_INDEXED_MESSAGES", value(env, "HIKYAKU_MAX_INDEXED_MESSAGES")),
-                path(value(env, "HIKYAKU_JOURNAL")));
+                path(value(env, "HIKYAKU_JOURNAL")),
+                SettingValues.onOff("HIKYAKU_METRICS", value(env, "HIKYAKU_METRICS")));
     }
 
     /** Unset and empty both mean "not given". */

@@ -14,10 +14,18 @@ import java.nio.file.Path;
 public record Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
                        StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
                        LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns, Long maxIndexedMessages,
-                       Path journal) {
+                       Path journal, Boolean metrics) {
 
     public static final Settings NONE = new Settings(null, null, null, null, null, null, null, null, null, null, null, null, null,
-            null);
+            null, null);
+
+    /** Without a metrics setting. */
+    public Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
+                    StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
+                    LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns, Long maxIndexedMessages, Path journal) {
+        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, maxBodyBytes, logFormat, accessLog,
+                cooldowns, maxIndexedMessages, journal, null);
+    }
 
     /** Without a journal setting. */
     public Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
@@ -59,6 +67,7 @@ public record Settings(String host, Integer port, String accountId, String regio
         if (cooldowns != null) c = c.withCooldowns(cooldowns);
         if (maxIndexedMessages != null) c = c.withMaxIndexedMessages(maxIndexedMessages);
         if (journal != null) c = c.withJournal(journal);
+        if (metrics != null) c = c.withMetrics(metrics);
         return c;
     }
 }

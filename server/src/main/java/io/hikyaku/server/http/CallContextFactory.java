@@ -85,7 +85,7 @@ public final class CallContextFactory {
         if (at < 0) {
             return null;
         }
-        return keyIdOf(authorization.substring(at + "Credential=".length()));
+        return keyIdOf(authorization, at + "Credential=".length()); // read in place: this runs for every request
     }
 
     /** Presigned (query-string) SigV4: {@code X-Amz-Credential=AKID%2F20260101%2F...}. */
@@ -96,7 +96,7 @@ public final class CallContextFactory {
         for (String pair : rawQuery.split("&")) {
             if (pair.startsWith("X-Amz-Credential=")) {
                 try {
-                    return keyIdOf(URLDecoder.decode(pair.substring("X-Amz-Credential=".length()), StandardCharsets.UTF_8));
+                    return keyIdOf(URLDecoder.decode(pair.substring("X-Amz-Credential=".length()), StandardCharsets.UTF_8), 0);
                 } catch (IllegalArgumentException badEscape) {
                     return null;
                 }
@@ -105,12 +105,13 @@ public final class CallContextFactory {
         return null;
     }
 
-    private static String keyIdOf(String credential) {
-        int end = 0;
+    /** The key id in {@code credential} from {@code from} on: up to the first '/', ',' or space. */
+    private static String keyIdOf(String credential, int from) {
+        int end = from;
         while (end < credential.length() && "/, ".indexOf(credential.charAt(end)) < 0) {
             end++;
         }
-        return end == 0 ? null : credential.substring(0, end);
+        return end == from ? null : credential.substring(from, end);
     }
 
     private static String reachableHost(String bindHost) {
