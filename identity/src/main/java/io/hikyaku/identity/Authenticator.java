@@ -7,6 +7,7 @@ import io.hikyaku.identity.sigv4.SignedRequest;
 import io.hikyaku.identity.sts.Sessions;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -26,13 +27,18 @@ public final class Authenticator {
     private static final Pattern ACCOUNT = Pattern.compile("\\d{12}");
 
     private final AuthMode mode;
-    private final Identities identities;
+    private final Supplier<Identities> identities;
     private final Sessions sessions;
     private final Clock clock;
     private final String defaultAccount;
     private final SigV4Verifier verifier;
 
     public Authenticator(AuthMode mode, Identities identities, Sessions sessions, Clock clock, String defaultAccount) {
+        this(mode, () -> identities, sessions, clock, defaultAccount);
+    }
+
+    /** @param identities the identities in force, read afresh for every request (they can be reloaded) */
+    public Authenticator(AuthMode mode, Supplier<Identities> identities, Sessions sessions, Clock clock, String defaultAccount) {
         this.mode = mode;
         this.identities = identities;
         this.sessions = sessions;
@@ -73,7 +79,7 @@ public final class Authenticator {
     }
 
     private Optional<Credential> credential(String accessKeyId) {
-        Optional<Credential> c = identities.key(accessKeyId);
+        Optional<Credential> c = identities.get().key(accessKeyId);
         return c.isPresent() ? c : sessions.find(accessKeyId);
     }
 }

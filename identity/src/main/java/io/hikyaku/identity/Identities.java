@@ -52,6 +52,11 @@ public final class Identities {
         return accounts.values();
     }
 
+    /** How many long-term keys are configured. */
+    public int keyCount() {
+        return keys.size();
+    }
+
     public boolean isEmpty() {
         return accounts.isEmpty();
     }

@@ -53,6 +53,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import io.hikyaku.identity.Identities;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -94,6 +95,8 @@ public final class HikyakuServer implements AutoCloseable {
     private final CloudWatch cloudWatch;
     private final long startedNanos = System.nanoTime();
     private volatile PushService push;
+    /** The authenticate/authorize step of every request; null when started around a custom service. */
+    private volatile RequestAuthentication authentication;
 
     private HikyakuServer(ServerConfig config, SecurityConfig security, SqsService service, StoreHealth storeHealth, Backups backups,
                           RocksDbStore rocks) {
@@ -263,6 +266,7 @@ public final class HikyakuServer implements AutoCloseable {
         RequestAuthentication authentication = security == null ? null
                 : new RequestAuthentication(security, config.accountId(), config.region(), config.clock(),
                         queueLookup());
+        this.authentication = authentication;
         RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving,
                 () -> health == null ? null : health.problem(), admin, authentication).observe(metrics, observers, Version.current())
                 .cloudWatch(cloudWatch)
@@ -404,6 +408,28 @@ public final class HikyakuServer implements AutoCloseable {
     /** How requests are authenticated (null when started around a custom service). */
     public SecurityConfig security() {
         return security;
+    }
+
+    /**
+     * Puts a new set of identities (accounts, keys, users, roles and their policies) in force at
+     * once, without a restart: requests that start from now on are authenticated and authorized
+     * against it. Auth mode, TLS and everything else stay as started; {@link #security()} still
+     * describes the start.
+     *
+     * @throws IllegalStateException when the server was started around a custom service (no authentication)
+     */
+    public void replaceIdentities(Identities next) {
+        RequestAuthentication a = authentication;
+        if (a == null) {
+            throw new IllegalStateException("this server authenticates nothing: there are no identities to replace");
+        }
+        a.replaceIdentities(next);
+    }
+
+    /** The identities in force (null when started around a custom service). */
+    public Identities identities() {
+        RequestAuthentication a = authentication;
+        return a == null ? null : a.identities();
     }
 
     /** Blocks until {@link #close()} has finished. */

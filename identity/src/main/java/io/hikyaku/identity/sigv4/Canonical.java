@@ -36,6 +36,9 @@ public final class Canonical {
      * ("double encoding"). An empty path is {@code /}.
      */
     public static String uri(String rawPath) {
+        if ("/".equals(rawPath)) {
+            return "/"; // the path of every JSON-protocol request
+        }
         String normalized = removeDotSegments(rawPath == null ? "" : rawPath);
         return normalized.isEmpty() ? "/" : encode(normalized, true);
     }

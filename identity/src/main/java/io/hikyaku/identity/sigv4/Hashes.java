@@ -6,8 +6,26 @@ import java.security.MessageDigest;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-/** SHA-256, HMAC-SHA256 and lower-case hex, as SigV4 uses them. */
+/**
+ * SHA-256, HMAC-SHA256 and lower-case hex, as SigV4 uses them. Digest and MAC instances are kept
+ * per thread: looking one up through the security providers costs more than hashing a small body.
+ */
 public final class Hashes {
+
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    });
+    private static final ThreadLocal<Mac> HMAC = ThreadLocal.withInitial(() -> {
+        try {
+            return Mac.getInstance("HmacSHA256");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    });
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
     /** hex(sha256("")): the payload hash of an empty body. */
@@ -16,11 +34,7 @@ public final class Hashes {
     private Hashes() {}
 
     public static String sha256Hex(byte[] data) {
-        try {
-            return hex(MessageDigest.getInstance("SHA-256").digest(data));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return hex(SHA256.get().digest(data)); // digest() also resets it for the next use
     }
 
     public static String sha256Hex(String text) {
@@ -29,7 +43,7 @@ public final class Hashes {
 
     public static byte[] hmac(byte[] key, String data) {
         try {
-            Mac mac = Mac.getInstance("HmacSHA256");
+            Mac mac = HMAC.get();
             mac.init(new SecretKeySpec(key, "HmacSHA256"));
             return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
         } catch (GeneralSecurityException e) {

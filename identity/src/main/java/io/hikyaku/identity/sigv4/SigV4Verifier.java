@@ -39,7 +39,6 @@ public final class SigV4Verifier {
 
     static final DateTimeFormatter BASIC = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
     private static final Pattern BASIC_DATE = Pattern.compile("\\d{8}T\\d{6}Z");
-    private static final Pattern REGION = Pattern.compile("[a-z0-9-]{1,64}");
     private static final String BOTH = "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP header.";
     private static final DateTimeFormatter BASIC_LOCAL = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT);
     /** Derived signing keys are cached: four of the five HMACs of a verification depend only on key, day, region and service. */
@@ -48,6 +47,14 @@ public final class SigV4Verifier {
     private final Clock clock;
     private final CredentialLookup credentials;
     private final ConcurrentHashMap<String, CachedKey> signingKeys = new ConcurrentHashMap<>();
+    /** The last timestamp parsed: concurrent clients sign within the same second, so most requests repeat it. */
+    private volatile ParsedDate lastDate;
+    /** The last SignedHeaders list: a client sends the same one with every request. */
+    private volatile ParsedHeaders lastHeaders;
+
+    private record ParsedDate(String text, Instant instant) {}
+
+    private record ParsedHeaders(String text, List<String> names) {}
 
     /** A derived key and the secret it was derived from (a rotated secret makes the entry stale). */
     private record CachedKey(Secret secret, byte[] key) {}
@@ -79,7 +86,7 @@ public final class SigV4Verifier {
             return null;
         }
         SigV4Parts parts = presigned ? fromQuery(query, request) : fromHeader(authorization, request);
-        Instant date = parseDate(parts.amzDate());
+        Instant date = date(parts.amzDate());
         checkTime(parts, date);
         if (!parts.signedHeaders().contains("host")) {
             throw new AuthException(AuthError.SIGNATURE_DOES_NOT_MATCH, "'Host' must be a 'SignedHeader' in the AWS Authorization.");
@@ -207,7 +214,7 @@ public final class SigV4Verifier {
                     "Unsupported AWS 'algorithm': '" + algorithm + "' (only AWS4-HMAC-SHA256 for now). ");
         }
         String token = request.header("x-amz-security-token");
-        return new SigV4Parts(false, credential, headerList(signedHeaders), signature, date, -1, token == null ? null : token.trim());
+        return new SigV4Parts(false, credential, signedHeaders(signedHeaders), signature, date, -1, token == null ? null : token.trim());
     }
 
     private SigV4Parts fromQuery(QueryParams query, SignedRequest request) {
@@ -242,7 +249,7 @@ public final class SigV4Verifier {
         if (token == null) {
             token = request.header("x-amz-security-token");
         }
-        return new SigV4Parts(true, query.first("X-Amz-Credential"), headerList(query.first("X-Amz-SignedHeaders")),
+        return new SigV4Parts(true, query.first("X-Amz-Credential"), signedHeaders(query.first("X-Amz-SignedHeaders")),
                 query.first("X-Amz-Signature"), query.first("X-Amz-Date"), expires, token);
     }
 
@@ -260,12 +267,34 @@ public final class SigV4Verifier {
         return key;
     }
 
+    /** {@link #headerList}, reusing the last result for the same text (the list is immutable). */
+    private List<String> signedHeaders(String text) {
+        ParsedHeaders last = lastHeaders;
+        if (last != null && last.text().equals(text)) {
+            return last.names();
+        }
+        List<String> names = headerList(text);
+        lastHeaders = new ParsedHeaders(text, names);
+        return names;
+    }
+
     private static List<String> headerList(String signedHeaders) {
         List<String> names = new ArrayList<>(Arrays.asList(signedHeaders.toLowerCase(Locale.ROOT).split(";")));
         names.replaceAll(String::trim);
         names.removeIf(String::isEmpty);
         names.sort(null);
-        return names;
+        return List.copyOf(names);
+    }
+
+    /** {@link #parseDate}, reusing the last result for the same text. */
+    private Instant date(String amzDate) {
+        ParsedDate last = lastDate;
+        if (last != null && last.text().equals(amzDate)) {
+            return last.instant();
+        }
+        Instant parsed = parseDate(amzDate);
+        lastDate = new ParsedDate(amzDate, parsed);
+        return parsed;
     }
 
     private static Instant parseDate(String amzDate) {
@@ -319,7 +348,7 @@ public final class SigV4Verifier {
     /** Region, service, terminator and date of the scope; AWS reports every mismatch in one message. */
     private static void checkScope(String[] scope, String amzDate) {
         StringBuilder problems = new StringBuilder();
-        if (!REGION.matcher(scope[2]).matches()) {
+        if (!validRegion(scope[2])) {
             problems.append("Credential should be scoped to a valid region, not '").append(scope[2]).append("'. ");
         }
         if (!SERVICES.contains(scope[3])) {
@@ -336,6 +365,20 @@ public final class SigV4Verifier {
         if (problems.length() > 0) {
             throw new AuthException(AuthError.SIGNATURE_DOES_NOT_MATCH, problems.toString());
         }
+    }
+
+    /** [a-z0-9-]{1,64}, without a regex (this runs for every request). */
+    private static boolean validRegion(String region) {
+        if (region.isEmpty() || region.length() > 64) {
+            return false;
+        }
+        for (int i = 0; i < region.length(); i++) {
+            char c = region.charAt(i);
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void checkToken(Credential credential, String token) {

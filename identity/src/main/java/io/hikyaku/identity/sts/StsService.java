@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -36,13 +37,18 @@ public final class StsService {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_SESSION_POLICY_CHARS = 2048;
 
-    private final Identities identities;
+    private final Supplier<Identities> identities;
     private final Sessions sessions;
     private final NewKeys keys;
     private final Clock clock;
     private final boolean enforce;
 
     public StsService(Identities identities, Sessions sessions, NewKeys keys, Clock clock, boolean enforce) {
+        this(() -> identities, sessions, keys, clock, enforce);
+    }
+
+    /** @param identities the identities in force, read afresh for every request (they can be reloaded) */
+    public StsService(Supplier<Identities> identities, Sessions sessions, NewKeys keys, Clock clock, boolean enforce) {
         this.identities = identities;
         this.sessions = sessions;
         this.keys = keys;
@@ -117,7 +123,7 @@ public final class StsService {
         if (!arn.matches()) {
             throw StsException.validation(roleArn + " is invalid");
         }
-        Optional<Role> configured = identities.role(roleArn);
+        Optional<Role> configured = identities.get().role(roleArn);
         Role role;
         if (configured.isPresent()) {
             role = configured.get();

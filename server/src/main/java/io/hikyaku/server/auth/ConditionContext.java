@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.hikyaku.policy.ConditionKeys;
 import io.hikyaku.protocol.ApiRequest;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -28,13 +27,28 @@ final class ConditionContext {
             keys.put(ConditionKeys.SOURCE_IP, List.of(caller.sourceIp()));
         }
         keys.put(ConditionKeys.SECURE_TRANSPORT, List.of(Boolean.toString(caller.secureTransport())));
-        Instant now = caller.currentTime().truncatedTo(ChronoUnit.SECONDS);
-        keys.put(ConditionKeys.CURRENT_TIME, List.of(now.toString()));
-        keys.put(ConditionKeys.EPOCH_TIME, List.of(Long.toString(now.getEpochSecond())));
+        TimeKeys time = timeKeys(caller.currentTime().getEpochSecond());
+        keys.put(ConditionKeys.CURRENT_TIME, time.currentTime());
+        keys.put(ConditionKeys.EPOCH_TIME, time.epochTime());
         if (caller.userAgent() != null) {
             keys.put(ConditionKeys.USER_AGENT, List.of(caller.userAgent()));
         }
         return keys;
+    }
+
+    /** aws:CurrentTime and aws:EpochTime of one second; requests of the same second share them. */
+    private record TimeKeys(long second, List<String> currentTime, List<String> epochTime) {}
+
+    private static volatile TimeKeys lastTime;
+
+    private static TimeKeys timeKeys(long epochSecond) {
+        TimeKeys last = lastTime;
+        if (last != null && last.second() == epochSecond) {
+            return last;
+        }
+        TimeKeys t = new TimeKeys(epochSecond, List.of(Instant.ofEpochSecond(epochSecond).toString()), List.of(Long.toString(epochSecond)));
+        lastTime = t;
+        return t;
     }
 
     /** aws:RequestTag/KEY and aws:TagKeys of CreateQueue ({@code tags}) and TagQueue ({@code Tags}); aws:TagKeys of UntagQueue. */

@@ -2,6 +2,8 @@ package io.hikyaku.server.auth;
 
 import io.hikyaku.identity.AuthMode;
 import io.hikyaku.identity.Authenticator;
+import io.hikyaku.identity.CurrentIdentities;
+import io.hikyaku.identity.Identities;
 import io.hikyaku.identity.NewKeys;
 import io.hikyaku.identity.Principal;
 import io.hikyaku.identity.RequestContext;
@@ -28,6 +30,7 @@ import java.time.Clock;
  */
 public final class RequestAuthentication {
 
+    private final CurrentIdentities identities;
     private final Authenticator authenticator;
     private final StsEndpoint sts;
     private final RequestAuthorization authorization;
@@ -44,11 +47,25 @@ public final class RequestAuthentication {
                                  RequestAuthorization.QueueLookup queues) {
         Sessions sessions = new Sessions(clock);
         this.enforce = security.auth() == AuthMode.SIGV4;
-        this.authenticator = new Authenticator(security.auth(), security.identities(), sessions, clock, defaultAccount);
-        this.sts = new StsEndpoint(new StsService(security.identities(), sessions, new NewKeys(), clock, enforce));
+        this.identities = new CurrentIdentities(security.identities());
+        this.authenticator = new Authenticator(security.auth(), identities, sessions, clock, defaultAccount);
+        this.sts = new StsEndpoint(new StsService(identities, sessions, new NewKeys(), clock, enforce));
         this.authorization = new RequestAuthorization(region, defaultAccount, queues, PolicyCache.shared());
         this.clock = clock;
         this.region = region;
+    }
+
+    /**
+     * Puts a new set of identities (accounts, keys, users, roles, policies) in force at once, for
+     * every request that starts from now on; STS sessions already issued keep working until they expire.
+     */
+    public void replaceIdentities(Identities next) {
+        identities.replace(next);
+    }
+
+    /** The identities in force. */
+    public Identities identities() {
+        return identities.get();
     }
 
     /**

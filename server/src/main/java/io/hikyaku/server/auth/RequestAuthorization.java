@@ -59,10 +59,17 @@ public final class RequestAuthorization {
         if (checks == null) {
             return; // not an SQS operation: the service answers InvalidAction
         }
-        Map<String, List<String>> keys = ConditionContext.globalKeys(caller);
-        ConditionContext.addRequestTags(request, keys);
+        Map<String, List<String>> keys = null; // built only when a policy has to be evaluated
         for (QueueTargets.Check check : checks) {
-            authorizeOne(who, check, keys);
+            QueueAccess queue = queueOf(check);
+            if (rootWithoutPolicies(who, check, queue)) {
+                continue;
+            }
+            if (keys == null) {
+                keys = ConditionContext.globalKeys(caller);
+                ConditionContext.addRequestTags(request, keys);
+            }
+            authorizeOne(who, check, queue, keys);
         }
     }
 
@@ -98,16 +105,21 @@ public final class RequestAuthorization {
      */
     public boolean mayOnQueue(io.hikyaku.identity.RequestContext caller, String iamAction, String account, String queueName) {
         try {
-            authorizeOne(caller.principal(), new QueueTargets.Check(iamAction, account, queueName), ConditionContext.globalKeys(caller));
+            QueueTargets.Check check = new QueueTargets.Check(iamAction, account, queueName);
+            authorizeOne(caller.principal(), check, queueOf(check), ConditionContext.globalKeys(caller));
             return true;
         } catch (ApiException denied) {
             return false;
         }
     }
 
-    private void authorizeOne(Principal who, QueueTargets.Check check, Map<String, List<String>> requestKeys) {
+    private QueueAccess queueOf(QueueTargets.Check check) {
         boolean accountLevel = check.queueName() == null || check.account() == null;
-        QueueAccess queue = accountLevel ? null : queues.find(check.account(), check.queueName());
+        return accountLevel ? null : queues.find(check.account(), check.queueName());
+    }
+
+    private void authorizeOne(Principal who, QueueTargets.Check check, QueueAccess queue, Map<String, List<String>> requestKeys) {
+        boolean accountLevel = check.queueName() == null || check.account() == null;
         Map<String, List<String>> keys = requestKeys;
         if (queue != null && !queue.tags().isEmpty()) {
             keys = new HashMap<>(requestKeys);
@@ -123,6 +135,18 @@ public final class RequestAuthorization {
                     : d.denialMessage(c);
             throw new ApiException("AccessDenied", message);
         }
+    }
+
+    /**
+     * An account root acting in its own account, with no policy anywhere that could deny it (no queue
+     * Policy, no session or identity policy): the evaluator's answer is ALLOWED_AS_ACCOUNT_ROOT whatever
+     * the request's keys, so the context is not built (it is most of authorization's cost per request).
+     */
+    private static boolean rootWithoutPolicies(Principal who, QueueTargets.Check check, QueueAccess queue) {
+        return who.type() == io.hikyaku.identity.PrincipalType.ACCOUNT
+                && who.accountId() != null && who.accountId().equals(check.account())
+                && who.identityPolicies().isEmpty() && who.sessionPolicy() == null
+                && (queue == null || queue.policy() == null);
     }
 
     private static RequestContext context(Principal who, String action, String resource, String resourceAccount,

@@ -5,8 +5,8 @@ import static io.hikyaku.server.cli.Flags.valued;
 import io.hikyaku.server.Cooldowns;
 import io.hikyaku.server.DurabilityMode;
 import io.hikyaku.identity.Identities;
-import io.hikyaku.identity.IdentitiesConfig;
 import io.hikyaku.server.HikyakuServer;
+import io.hikyaku.server.IdentityReload;
 import io.hikyaku.server.LogFormat;
 import io.hikyaku.server.MemoryBudget;
 import io.hikyaku.server.logging.LogSetup;
@@ -141,12 +141,7 @@ final class ServeCommand implements Subcommand {
     private SecurityConfig resolveSecurity(Flags flags) {
         Path configFile = flags.path("config");
         ConfigFile file = configFile == null ? ConfigFile.EMPTY : ConfigFile.load(configFile);
-        Identities identities;
-        try {
-            identities = new IdentitiesConfig(env::get).parse(file.accounts(), configFile == null ? "config" : configFile.toString());
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage(), e);
-        }
+        Identities identities = IdentityReload.load(configFile, env::get); // the same checks as a reload (SIGHUP)
         SecuritySettings given = new SecuritySettings(SecuritySettings.auth("--auth", flags.string("auth")),
                 flags.has("allow-unauthenticated") ? Boolean.TRUE : null, flags.path("tls-cert"), flags.path("tls-key"),
                 flags.integer("tls-port"));
@@ -165,6 +160,7 @@ final class ServeCommand implements Subcommand {
         LogSetup.apply(config.logFormat(), config.accessLog());
         SecurityConfig security = resolveSecurity(flags);
         HikyakuServer server = HikyakuServer.start(config, security);
+        ReloadSignal.install(new IdentityReload(flags.path("config"), env::get, server));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             out.println("hikyaku stopping: answering parked long polls, finishing requests in flight");
             out.flush();

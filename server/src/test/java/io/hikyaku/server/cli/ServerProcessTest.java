@@ -120,4 +120,60 @@ class ServerProcessTest {
         assertThat(backup.code()).as(backup.err()).isZero();
         assertThat(backup.out()).contains("(offline");
     }
+
+    @Test
+    void sighupReloadsTheIdentitiesOfTheConfigFile() throws Exception {
+        Path config = dir.resolve("hikyaku.yaml");
+        Files.writeString(config, rootKeyConfig("AKIAHUPOLD0000000001"));
+        Process server = hikyaku("serve", "--port", "0", "--storage", "memory", "--auth", "sigv4", "--config", config.toString());
+        String endpoint = awaitServing(server);
+        assertThat(signedListQueues(endpoint, "AKIAHUPOLD0000000001").statusCode()).isEqualTo(200);
+        assertThat(signedListQueues(endpoint, "AKIAHUPNEW0000000002").body()).contains("The security token included in the request is invalid");
+
+        Files.writeString(config, rootKeyConfig("AKIAHUPNEW0000000002"));
+        Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(server.pid())).start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.exitValue()).isZero();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        HttpResponse<String> withNewKey = signedListQueues(endpoint, "AKIAHUPNEW0000000002");
+        while (withNewKey.statusCode() != 200 && System.nanoTime() < deadline) {
+            Thread.sleep(100); // the signal is handled on its own thread
+            withNewKey = signedListQueues(endpoint, "AKIAHUPNEW0000000002");
+        }
+        assertThat(withNewKey.statusCode()).as(withNewKey.body()).isEqualTo(200);
+        HttpResponse<String> withOldKey = signedListQueues(endpoint, "AKIAHUPOLD0000000001");
+        assertThat(withOldKey.statusCode()).isEqualTo(403);
+        assertThat(withOldKey.body()).contains("The security token included in the request is invalid");
+        assertThat(server.isAlive()).as("SIGHUP does not stop the server").isTrue();
+    }
+
+    private static final String HUP_SECRET = "hup/secret/0123456789abcdefghijklmnopqrst";
+
+    private static String rootKeyConfig(String keyId) {
+        return "accounts:\n  - id: \"111111111111\"\n    rootKeys:\n      - {accessKeyId: " + keyId
+                + ", secretAccessKey: \"" + HUP_SECRET + "\"}\n";
+    }
+
+    /** ListQueues signed with SigV4 (headers host and x-amz-date) by {@code keyId} and the test secret. */
+    private HttpResponse<String> signedListQueues(String endpoint, String keyId) throws Exception {
+        URI uri = URI.create(endpoint + "/");
+        byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+        String amzDate = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+                .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());
+        String host = uri.getHost() + ":" + uri.getPort();
+        io.hikyaku.identity.sigv4.SignedRequest toSign = new io.hikyaku.identity.sigv4.SignedRequest("POST", "/", "",
+                List.of(java.util.Map.entry("host", host), java.util.Map.entry("x-amz-date", amzDate)), body);
+        List<String> signed = List.of("host", "x-amz-date");
+        String canonical = io.hikyaku.identity.sigv4.Canonical.request(toSign, signed,
+                io.hikyaku.identity.sigv4.Hashes.sha256Hex(body), false);
+        String scope = amzDate.substring(0, 8) + "/us-east-1/sqs/aws4_request";
+        String signature = io.hikyaku.identity.sigv4.Canonical.signature(HUP_SECRET, amzDate.substring(0, 8), "us-east-1", "sqs",
+                io.hikyaku.identity.sigv4.Canonical.stringToSign(amzDate, scope, canonical));
+        return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
+                .header("X-Amz-Target", "AmazonSQS.ListQueues").header("Content-Type", "application/x-amz-json-1.0")
+                .header("X-Amz-Date", amzDate)
+                .header("Authorization", "AWS4-HMAC-SHA256 Credential=" + keyId + "/" + scope
+                        + ", SignedHeaders=host;x-amz-date, Signature=" + signature)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
 }
