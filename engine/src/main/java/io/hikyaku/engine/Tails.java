@@ -23,8 +23,11 @@ final class Tails {
     static final int PAGE_CHUNK = 1024;
     /** Messages one tick pages in at most, over all queues (bounded work per tick). */
     static final int PAGE_PER_TICK = 8 * PAGE_CHUNK;
-    /** Tail keys one tick counts at most, over all queues (keys only, nothing decoded). */
-    static final int COUNT_PER_TICK = 64 * PAGE_CHUNK;
+    /**
+     * Tail keys one tick counts at most, over all queues (keys only, nothing decoded): about 5 ms
+     * of iteration, so commands waiting on the engine lock wait little longer than for a page-in.
+     */
+    static final int COUNT_PER_TICK = 16 * PAGE_CHUNK;
 
     private final Store store;
     private final IndexBudget budget;
