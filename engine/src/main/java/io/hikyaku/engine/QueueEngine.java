@@ -155,6 +155,11 @@ public final class QueueEngine {
         return budget.indexed;
     }
 
+    /** Per queue, how many messages not in flight are indexed at most (Long.MAX_VALUE: no window). */
+    public long indexWindow() {
+        return budget.window;
+    }
+
     /** Messages kept in the store only (spilled tails), counted as visible, paged in as queues drain. */
     public long spilledMessages() {
         return budget.spilled;
