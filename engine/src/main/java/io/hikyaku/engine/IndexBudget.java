@@ -18,14 +18,14 @@ final class IndexBudget {
     static final int QUEUE_RESERVE = 64;
 
     /**
-     * Per queue, at most this many messages that are not in flight are indexed by default (the
-     * window near the head); the rest of a backlog stays in the store (ENGINE.md "Memory").
+     * Per queue, at most this many visible messages are indexed by default (the window near the
+     * head); the rest of a backlog stays in the store (ENGINE.md "Memory").
      */
     static final int DEFAULT_WINDOW = 65_536;
 
     /** Index entries plus deduplication entries allowed over all queues (beyond it messages spill). */
     final long limit;
-    /** Per queue, indexed messages not in flight at most (Long.MAX_VALUE: no window). */
+    /** Per queue, indexed visible messages at most (Long.MAX_VALUE: no window). */
     final long window;
     /** Messages in all queues' indexes. */
     long indexed;
@@ -55,13 +55,14 @@ final class IndexBudget {
     }
 
     /**
-     * How many more messages {@code q} may index now: what its window leaves (in-flight messages
-     * do not count: they are bounded by the in-flight limit), within the budget's free room or
-     * the queue's reserve.
+     * How many more messages {@code q} may index now: what its window of visible messages leaves
+     * (in-flight messages do not count, they are bounded by the in-flight limit; nor do delayed
+     * ones, so visible messages behind a run of delayed ones are still reached: the budget bounds
+     * those), within the budget's free room or the queue's reserve.
      */
     long room(QueueState q) {
         long size = q.messages.size();
-        long inWindow = window - (size - q.inflight);
+        long inWindow = window - q.visible;
         long global = Math.max(free(), QUEUE_RESERVE - size);
         return Math.max(0, Math.min(inWindow, global));
     }

@@ -85,7 +85,7 @@ public final class QueueEngine {
 
     /**
      * Like {@link #QueueEngine(Store, String, long, long)} with a per-queue window: a queue indexes
-     * at most {@code indexWindow} messages that are not in flight; the rest of its backlog stays in
+     * at most {@code indexWindow} visible messages; the rest of its backlog stays in
      * the store and is paged in as the head drains (a store that keeps nothing on disk has no window).
      */
     public QueueEngine(Store store, String defaultRegion, long loadedAt, long maxIndexedMessages, long indexWindow) {
@@ -155,7 +155,7 @@ public final class QueueEngine {
         return budget.indexed;
     }
 
-    /** Per queue, how many messages not in flight are indexed at most (Long.MAX_VALUE: no window). */
+    /** Per queue, how many visible messages are indexed at most (Long.MAX_VALUE: no window). */
     public long indexWindow() {
         return budget.window;
     }

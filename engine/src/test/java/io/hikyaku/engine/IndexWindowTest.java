@@ -44,8 +44,7 @@ class IndexWindowTest {
                 out.add(m.body());
                 f.delete(q, m);
             }
-            QueueState s = f.engine.queues.require(q);
-            assertThat(s.messages.size() - s.inflight).isLessThanOrEqualTo(WINDOW);
+            assertThat(f.engine.queues.require(q).visible).isLessThanOrEqualTo(WINDOW);
         }
         throw new AssertionError("did not drain");
     }
@@ -87,8 +86,22 @@ class IndexWindowTest {
         assertThat(f.bodies(next)).containsExactly("m50", "m51", "m52", "m53", "m54", "m55", "m56", "m57", "m58", "m59");
         QueueState s = f.engine.queues.require(q);
         assertThat(s.inflight).isEqualTo(60);
-        assertThat(s.messages.size() - s.inflight).isLessThanOrEqualTo(WINDOW);
+        assertThat(s.visible).isLessThanOrEqualTo(WINDOW);
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(140, 60, 0));
+    }
+
+    @Test
+    void delayedMessagesDoNotTakeTheWindowSoVisibleOnesBehindThemAreServed() {
+        QueueRef q = f.create("q");
+        for (int i = 0; i < 2 * WINDOW; i++) {
+            f.engine.sendMessage(q, new SendMessage("late" + i, null, null, 600, null, null, "s", f.nextId()), f.now);
+        }
+        for (int i = 0; i < 20; i++) {
+            f.send(q, "now" + i);
+        }
+        assertThat(f.engine.spilledMessages()).isZero();
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(20, 0, 2 * WINDOW));
+        assertThat(f.bodies(f.receive(q, 10))).hasSize(10).allMatch(b -> b.startsWith("now"));
     }
 
     @Test
