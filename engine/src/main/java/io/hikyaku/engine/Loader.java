@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Rebuilds the engine's in-memory indexes by scanning the store at start-up. Messages never
+ * Rebuilds the engine's in-memory indexes from the store at start-up: the small keyspaces whole,
+ * of the messages each queue's head window only (ENGINE.md "Memory"). Messages never
  * received come back DELAYED until their available time, received ones INFLIGHT until their
  * visibleAt; the first advance (tick or any command) makes due ones visible, exactly as if the
  * engine had kept running. When the load carries a timestamp, messages already due at it come back
