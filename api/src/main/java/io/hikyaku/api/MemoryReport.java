@@ -45,8 +45,9 @@ final class MemoryReport {
             lastRefused = refused;
         }
         if (spilled > 0 && !spilling) {
-            log.accept("memory: the in-memory index budget of " + engine.indexBudget() + " entries is reached; "
-                    + spilled + " messages are kept on disk only and paged in as queues drain (counts include them)");
+            log.accept("memory: " + spilled + " messages are kept on disk only (past a queue's index window of "
+                    + engine.indexWindow() + " messages or the in-memory index budget of " + engine.indexBudget()
+                    + " entries) and paged in as queues drain (counts include them)");
         } else if (spilled == 0 && spilling) {
             log.accept("memory: every stored message is indexed again (" + engine.indexedMessages() + ")");
         }

@@ -134,6 +134,18 @@ final class StoreFence implements Store {
         store.scanHeads(space, prefix, headBytes, visitor);
     }
 
+    /** Forwarded, not left to the default (a walk from the prefix's start): page-ins and counting seek. */
+    @Override
+    public void scanFrom(Keyspace space, byte[] prefix, byte[] from, int headBytes, EntryVisitor visitor) {
+        store.scanFrom(space, prefix, from, headBytes, visitor);
+    }
+
+    /** Forwarded, not left to the default (a walk of the whole prefix): start-up seeks each queue's last key. */
+    @Override
+    public byte[] lastKey(Keyspace space, byte[] prefix) {
+        return store.lastKey(space, prefix);
+    }
+
     @Override
     public boolean resume() {
         return store.resume();

@@ -82,7 +82,7 @@ class IndexBudgetServiceTest {
             send(q, "m" + i, "");
         }
         assertThat(service.indexUsage()).isEqualTo(new IndexUsage(100, 100, 50, 0));
-        assertThat(lines).anyMatch(l -> l.startsWith("memory: the in-memory index budget of 100 entries is reached; 1 messages are kept on disk only"));
+        assertThat(lines).anyMatch(l -> l.startsWith("memory: 1 messages are kept on disk only (past a queue's index window of 65536 messages or the in-memory index budget of 100 entries)"));
 
         store.failNextWrites(1);
         assertThat(ServiceHarness.awaitError(start("SendMessage", "{\"QueueUrl\":\"" + q + "\",\"MessageBody\":\"lost\"}"))

@@ -34,7 +34,7 @@ public final class BenchMain {
     static final class Run implements Callable<Integer> {
         @Option(names = "--endpoint", required = true, description = "e.g. http://127.0.0.1:9324") URI endpoint;
         @Option(names = "--scenario", required = true, description = "send, send-single, cycle, cycle-at-rate, fifo, "
-                + "backlog, preload, longpoll, startup, idle") String scenario;
+                + "backlog, preload, drain-stored, longpoll, startup, idle") String scenario;
         @Option(names = "--label", description = "name written instead of the scenario") String label;
         @Option(names = "--server", defaultValue = "unknown", description = "server name in the result") String server;
         @Option(names = "--server-pid", description = "pid of the server, for CPU and RSS") String serverPid;
@@ -56,7 +56,7 @@ public final class BenchMain {
         @Option(names = "--settle", defaultValue = "5", description = "seconds before memory is read") double settle;
         @Option(names = "--ceiling", description = "plain HTTP ceiling run (nginx): no queue, no check") boolean ceiling;
         @Option(names = "--server-cmd", description = "startup/idle: shell command starting the server") String serverCmd;
-        @Option(names = "--queue-name", description = "preload/startup: queue holding stored messages") String queueName;
+        @Option(names = "--queue-name", description = "preload/startup/drain-stored: queue holding stored messages") String queueName;
         @Option(names = "--results", defaultValue = "bench/results") Path results;
         @Option(names = "--io-threads", defaultValue = "2") int ioThreads;
         @Option(names = "--max-backlog", defaultValue = "500",

@@ -136,8 +136,8 @@ class HeapBudgetTest {
             url = sqs.createQueue(b -> b.queueName("backlog")).queueUrl();
             sendAll(sqs, url, 0, BACKLOG);
             assertThat(visible(sqs, url)).isEqualTo(BACKLOG);
-            assertThat(server.logText()).contains("memory: the in-memory index budget of " + BUDGET
-                    + " entries is reached; ");
+            assertThat(server.logText()).contains(" messages are kept on disk only (past a queue's index window of 65536"
+                    + " messages or the in-memory index budget of " + BUDGET + " entries)");
             List<Message> first = sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10)).messages();
             assertThat(first).hasSize(10);
             for (Message m : first) {

@@ -17,8 +17,16 @@ final class IndexBudget {
      */
     static final int QUEUE_RESERVE = 64;
 
+    /**
+     * Per queue, at most this many visible messages are indexed by default (the window near the
+     * head); the rest of a backlog stays in the store (ENGINE.md "Memory").
+     */
+    static final int DEFAULT_WINDOW = 65_536;
+
     /** Index entries plus deduplication entries allowed over all queues (beyond it messages spill). */
     final long limit;
+    /** Per queue, indexed visible messages at most (Long.MAX_VALUE: no window). */
+    final long window;
     /** Messages in all queues' indexes. */
     long indexed;
     /** Messages in all queues' spilled tails. */
@@ -27,15 +35,36 @@ final class IndexBudget {
     long dedup;
 
     IndexBudget(long limit) {
+        this(limit, Long.MAX_VALUE);
+    }
+
+    IndexBudget(long limit, long window) {
         if (limit < 1) {
             throw new IllegalArgumentException("the index budget must be at least 1 message: " + limit);
         }
+        if (window < 1) {
+            throw new IllegalArgumentException("the index window must be at least 1 message: " + window);
+        }
         this.limit = limit;
+        this.window = window;
     }
 
     /** True when a new message of {@code q} goes into the index (else it spills, or a send is refused). */
     boolean admits(QueueState q) {
-        return q.tail == 0 && (indexed + dedup < limit || q.messages.size() < QUEUE_RESERVE);
+        return !q.hasTail() && room(q) > 0;
+    }
+
+    /**
+     * How many more messages {@code q} may index now: what its window of visible messages leaves
+     * (in-flight messages do not count, they are bounded by the in-flight limit; nor do delayed
+     * ones, so visible messages behind a run of delayed ones are still reached: the budget bounds
+     * those), within the budget's free room or the queue's reserve.
+     */
+    long room(QueueState q) {
+        long size = q.messages.size();
+        long inWindow = window - q.visible;
+        long global = Math.max(free(), QUEUE_RESERVE - size);
+        return Math.max(0, Math.min(inWindow, global));
     }
 
     /** True when FIFO deduplication entries hold their half of the budget: FIFO sends are refused. */

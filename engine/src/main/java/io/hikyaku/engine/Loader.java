@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Rebuilds the engine's in-memory indexes by scanning the store at start-up. Messages never
+ * Rebuilds the engine's in-memory indexes from the store at start-up: the small keyspaces whole,
+ * of the messages each queue's head window only (ENGINE.md "Memory"). Messages never
  * received come back DELAYED until their available time, received ones INFLIGHT until their
  * visibleAt; the first advance (tick or any command) makes due ones visible, exactly as if the
  * engine had kept running. When the load carries a timestamp, messages already due at it come back
@@ -55,78 +56,25 @@ final class Loader {
             return true;
         });
         // Keys a purge or DeleteQueue left behind (the store cleanup had not finished): skipped
-        // here, removed again in chunks by the tick.
+        // here, removed again in chunks by the tick. Found with one seek per queue id in the store.
         java.util.TreeSet<Long> leftovers = new java.util.TreeSet<>();
-        // MESSAGES and MESSAGE_STATE keys are (queue id, seq) big-endian, so both scans arrive sorted:
-        // messages append to their queue's list in seq order and states merge-join against it, with
-        // no map per message. The index budget bounds what is kept: each queue's messages are
-        // indexed in seq order while the budget (or the queue's reserve) has room; the rest of the
-        // queue is its spilled tail, only counted here and paged in as the head drains.
-        Map<Long, List<Message>> loading = new HashMap<>();
-        long[] current = {-1};
-        long[] indexed = {0};
-        QueueState[] queue = new QueueState[1];
-        @SuppressWarnings("unchecked") List<Message>[] into = new List[1];
+        findLeftovers(Keyspace.MESSAGES, byId, leftovers);
+        findLeftovers(Keyspace.MESSAGE_STATE, byId, leftovers);
+        // Each queue's head only: its first messages in seq order, up to its window within the
+        // index budget (or its reserve), with their receive states. The rest is its tail, whose
+        // keys are counted later by the tick in chunks (ENGINE.md "Memory"): start-up does not
+        // visit a backlog's keys.
         IndexBudget budget = engine.budget;
-        Map<Long, Long> lastTailSeq = new HashMap<>();
-        store.scanHeads(Keyspace.MESSAGES, new byte[0], StoredMessage.HEAD_BYTES, (k, head) -> {
-            long qid = Keys.queueIdOf(k);
-            if (qid != current[0]) {
-                current[0] = qid;
-                queue[0] = byId.get(qid);
-                into[0] = queue[0] != null ? loading.computeIfAbsent(qid, x -> new ArrayList<>()) : null;
+        List<QueueState> ordered = new ArrayList<>(byId.values());
+        ordered.sort(java.util.Comparator.comparingLong(q -> q.id));
+        for (QueueState q : ordered) {
+            long from = Math.max(1, q.purgedBelow);
+            long room = Math.min(budget.room(q), Integer.MAX_VALUE - 1);
+            List<Message> ms = engine.tails.read(q, from, (int) room + 1);
+            long next = -1; // the first seq past the head, when there is one
+            if (ms.size() > room) {
+                next = ms.remove(ms.size() - 1).seq;
             }
-            QueueState q = queue[0];
-            long seq = Keys.seqOf(k);
-            if (q == null || seq < q.purgedBelow) {
-                leftovers.add(qid);
-                return true;
-            }
-            if (q.tail > 0 || (indexed[0] >= budget.limit && into[0].size() >= IndexBudget.QUEUE_RESERVE)) {
-                q.spill(seq); // counted, not decoded
-                lastTailSeq.put(qid, seq);
-                return true;
-            }
-            indexed[0]++;
-            if (into[0] != null) {
-                // Bodies are not read: only each value's head (a long group id needs the whole value).
-                byte[] v = StoredMessage.headFits(head) ? head : store.get(Keyspace.MESSAGES, k);
-                StoredMessage.Head h = StoredMessage.decodeHead(v);
-                Message m = new Message(Keys.seqOf(k), h.groupId(), h.sentAt());
-                m.state = Message.State.DELAYED;
-                m.visibleAt = h.availableAt();
-                into[0].add(m);
-            }
-            return true;
-        });
-        current[0] = -1;
-        int[] cursor = {0};
-        store.scan(Keyspace.MESSAGE_STATE, new byte[0], (k, v) -> {
-            long qid = Keys.queueIdOf(k);
-            if (qid != current[0]) {
-                current[0] = qid;
-                into[0] = loading.get(qid);
-                cursor[0] = 0;
-            }
-            List<Message> ms = into[0];
-            QueueState q = byId.get(qid);
-            if (q == null || Keys.seqOf(k) < q.purgedBelow) {
-                leftovers.add(qid);
-            } else if (ms != null) {
-                long seq = Keys.seqOf(k);
-                while (cursor[0] < ms.size() && ms.get(cursor[0]).seq < seq) {
-                    cursor[0]++;
-                }
-                if (cursor[0] < ms.size() && ms.get(cursor[0]).seq == seq) {
-                    Message m = ms.get(cursor[0]);
-                    m.decodeState(v);
-                    m.state = m.receiveCount > 0 ? Message.State.INFLIGHT : Message.State.DELAYED;
-                }
-            }
-            return true;
-        });
-        for (QueueState q : byId.values()) {
-            List<Message> ms = loading.getOrDefault(q.id, List.of());
             q.beginLoad();
             for (Message m : ms) {
                 if (m.visibleAt <= loadedAt) { // what the first tick at loadedAt would do, without the churn
@@ -136,10 +84,15 @@ final class Loader {
             }
             q.endLoad();
             long maxSeq = ms.isEmpty() ? 0 : ms.get(ms.size() - 1).seq;
-            maxSeq = Math.max(maxSeq, lastTailSeq.getOrDefault(q.id, 0L));
+            if (next >= 0) {
+                long last = lastSeq(q);
+                maxSeq = Math.max(maxSeq, last);
+                q.tailFrom = next;
+                q.uncountedFrom = next;
+                q.uncountedTo = last + 1;
+            }
             q.nextSeq = Math.max(reserved.getOrDefault(q.id, 1L), maxSeq + 1);
             q.reservedSeq = q.nextSeq;
-            loading.remove(q.id); // let the list go as soon as its queue holds the messages
         }
         store.scan(Keyspace.DEDUP, new byte[0], (k, v) -> {
             QueueState q = byId.get(Keys.queueIdOf(k));
@@ -188,9 +141,46 @@ final class Loader {
         });
         byId.values().forEach(engine.queues::add);
         byId.values().forEach(engine.tails::register);
+        // A first chunk of counting (keys only) at once: a short tail is exact from the start; a
+        // long one is counted on by the tick.
+        engine.tails.count(Tails.COUNT_PER_TICK);
         for (long qid : leftovers) {
             QueueState q = byId.get(qid);
             engine.cleanups.add(qid, q == null ? Long.MAX_VALUE : q.purgedBelow);
+        }
+    }
+
+    /** The seq of {@code q}'s last stored message (0 when none). */
+    private long lastSeq(QueueState q) {
+        byte[] k = store.lastKey(Keyspace.MESSAGES, Keys.queue(q.id));
+        return k == null ? 0 : Keys.seqOf(k);
+    }
+
+    /**
+     * Adds to {@code leftovers} every queue id with keys in {@code space} that belong to no queue,
+     * or lie below its purge bound: reads the first key of each queue id in the store, one seek
+     * each (keys start with the queue id).
+     */
+    private void findLeftovers(Keyspace space, Map<Long, QueueState> byId, java.util.Set<Long> leftovers) {
+        byte[] from = new byte[0];
+        while (true) {
+            byte[][] first = new byte[1][];
+            store.scanFrom(space, new byte[0], from, 1, (k, v) -> {
+                first[0] = k;
+                return false;
+            });
+            if (first[0] == null) {
+                return;
+            }
+            long qid = Keys.queueIdOf(first[0]);
+            QueueState q = byId.get(qid);
+            if (q == null || Keys.seqOf(first[0]) < q.purgedBelow) {
+                leftovers.add(qid);
+            }
+            if (qid == Long.MAX_VALUE) {
+                return;
+            }
+            from = Keys.queue(qid + 1);
         }
     }
 }

@@ -80,7 +80,16 @@ public final class QueueEngine {
      * the store and are paged in as queues drain (ENGINE.md "Memory").
      */
     public QueueEngine(Store store, String defaultRegion, long loadedAt, long maxIndexedMessages) {
-        this(store, defaultRegion, QueueState.INFLIGHT_LIMIT, loadedAt, maxIndexedMessages);
+        this(store, defaultRegion, QueueState.INFLIGHT_LIMIT, loadedAt, maxIndexedMessages, IndexBudget.DEFAULT_WINDOW);
+    }
+
+    /**
+     * Like {@link #QueueEngine(Store, String, long, long)} with a per-queue window: a queue indexes
+     * at most {@code indexWindow} visible messages; the rest of its backlog stays in
+     * the store and is paged in as the head drains (a store that keeps nothing on disk has no window).
+     */
+    public QueueEngine(Store store, String defaultRegion, long loadedAt, long maxIndexedMessages, long indexWindow) {
+        this(store, defaultRegion, QueueState.INFLIGHT_LIMIT, loadedAt, maxIndexedMessages, indexWindow);
     }
 
     /** With another in-flight limit per queue (tests). */
@@ -89,10 +98,16 @@ public final class QueueEngine {
     }
 
     QueueEngine(Store store, String defaultRegion, int inflightLimit, long loadedAt, long maxIndexedMessages) {
+        this(store, defaultRegion, inflightLimit, loadedAt, maxIndexedMessages, IndexBudget.DEFAULT_WINDOW);
+    }
+
+    QueueEngine(Store store, String defaultRegion, int inflightLimit, long loadedAt, long maxIndexedMessages,
+                long indexWindow) {
         this.receiver = new Receiver(this, inflightLimit);
         this.store = store;
         this.defaultRegion = defaultRegion;
-        this.budget = new IndexBudget(maxIndexedMessages);
+        // A store that keeps nothing on disk cannot hold a tail: no window (sends are refused only by the budget).
+        this.budget = new IndexBudget(maxIndexedMessages, store.isEphemeral() ? Long.MAX_VALUE : indexWindow);
         this.queues = new Registry(budget);
         this.tails = new Tails(store, budget);
         this.cleanups = new Cleanups(store);
@@ -138,6 +153,11 @@ public final class QueueEngine {
     /** Messages held in the in-memory index now, over all queues. */
     public long indexedMessages() {
         return budget.indexed;
+    }
+
+    /** Per queue, how many visible messages are indexed at most (Long.MAX_VALUE: no window). */
+    public long indexWindow() {
+        return budget.window;
     }
 
     /** Messages kept in the store only (spilled tails), counted as visible, paged in as queues drain. */
@@ -693,7 +713,7 @@ public final class QueueEngine {
             return out.size() < max;
         };
         long next = q.messages.visitFrom(Math.max(1, fromSeq), PEEK_SCAN_LIMIT, take);
-        if (next < 0 && q.tail > 0 && out.size() < max) {
+        if (next < 0 && q.hasTail() && out.size() < max) {
             // past the index: the spilled tail, read from the store in seq order (the same bound in all)
             next = tails.visitFrom(q, Math.max(1, fromSeq), Math.max(1, PEEK_SCAN_LIMIT - looked[0]), take);
         }

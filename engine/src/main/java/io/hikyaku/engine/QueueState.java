@@ -63,6 +63,13 @@ final class QueueState {
      */
     long tail;
     long tailFrom;
+    /**
+     * Stored tail messages not counted yet (after a load that left a long backlog): the keys with
+     * seq in [uncountedFrom, uncountedTo) are counted in chunks by the tick ({@link Tails}); until
+     * then their number is estimated by the width of the range. Empty range: all counted.
+     */
+    long uncountedFrom;
+    long uncountedTo;
     /** Seqs below this were purged: their store keys are being removed in chunks (persisted in META). */
     long purgedBelow;
     long nextSeq = 1;
@@ -98,11 +105,21 @@ final class QueueState {
 
     /** Appends {@code seq} to the spilled tail (a message stored but not indexed). */
     void spill(long seq) {
-        if (tail == 0) {
+        if (!hasTail()) {
             tailFrom = seq;
         }
         tail++;
         budget.spilled++;
+    }
+
+    /** True while stored messages lie past the index (counted or not yet). */
+    boolean hasTail() {
+        return tail > 0 || uncountedFrom < uncountedTo;
+    }
+
+    /** The estimate of the tail messages not counted yet: the width of their seq range (exact without gaps). */
+    long uncountedEstimate() {
+        return Math.max(0, uncountedTo - uncountedFrom);
     }
 
     QueueRef ref() {
@@ -196,14 +213,18 @@ final class QueueState {
         inflight = 0;
         delayed = 0;
         tail = 0;
+        uncountedFrom = uncountedTo;
         for (String a : new ArrayList<>(attempts.keySet())) {
             removeAttempt(a, b);
         }
     }
 
-    /** Visible messages as counted for ApproximateNumberOfMessages: the index's and the spilled tail's. */
+    /**
+     * Visible messages as counted for ApproximateNumberOfMessages: the index's and the spilled
+     * tail's (with the estimate of its part not counted yet).
+     */
     long visibleCount() {
-        return visible + tail;
+        return visible + tail + uncountedEstimate();
     }
 
     /** Moves {@code m} to {@code state}; {@code visibleAt} matters for DELAYED / INFLIGHT. */

@@ -71,6 +71,8 @@ final class StateDigest {
         i64(q.nextSeq);
         i64(q.purgedBelow);
         i64(q.tail);
+        i64(q.uncountedFrom);
+        i64(q.uncountedTo);
         i64(q.dedup.size());
         q.messages.visitFrom(1, Integer.MAX_VALUE, m -> {
             i64(m.seq);

@@ -23,11 +23,18 @@ final class Tails {
     static final int PAGE_CHUNK = 1024;
     /** Messages one tick pages in at most, over all queues (bounded work per tick). */
     static final int PAGE_PER_TICK = 8 * PAGE_CHUNK;
+    /**
+     * Tail keys one tick counts at most, over all queues (keys only, nothing decoded): about 5 ms
+     * of iteration, so commands waiting on the engine lock wait little longer than for a page-in.
+     */
+    static final int COUNT_PER_TICK = 16 * PAGE_CHUNK;
 
     private final Store store;
     private final IndexBudget budget;
     /** Queues with a tail, in round-robin order for the tick's page-ins. */
     private final LinkedHashSet<QueueState> queues = new LinkedHashSet<>();
+    /** Queues whose tail is not fully counted yet (after a load), in counting order. */
+    private final LinkedHashSet<QueueState> counting = new LinkedHashSet<>();
     /** Tail messages deleted by the running command (its batch is not written yet). */
     private final Set<Long> deletedInCommand = new HashSet<>();
 
@@ -38,71 +45,139 @@ final class Tails {
 
     /** Registers {@code q} after a spill or a load that left it a tail. */
     void register(QueueState q) {
-        if (q.tail > 0) {
+        if (q.hasTail()) {
             queues.add(q);
+        }
+        if (q.uncountedFrom < q.uncountedTo) {
+            counting.add(q);
         }
     }
 
     void forget(QueueState q) {
         queues.remove(q);
+        counting.remove(q);
     }
 
     boolean isEmpty() {
         return queues.isEmpty();
     }
 
-    /** True when the tick has page-ins to do: some tail and enough free room to make a page worth a seek. */
+    /** Fewest messages worth a page-in of {@code q}'s tail (a seek): a page, or half a small window. */
+    private long threshold() {
+        return Math.min(PAGE_CHUNK, Math.max(1, Math.min(budget.limit / 8, budget.window / 2)));
+    }
+
+    /**
+     * True when the tick has work here: a tail not fully counted, or a queue with a tail whose
+     * window and the budget have room for a page. O(queues with a tail).
+     */
     boolean tickNeeded() {
-        return !queues.isEmpty() && budget.free() >= Math.min(PAGE_CHUNK, Math.max(1, budget.limit / 8));
+        if (!counting.isEmpty()) {
+            return true;
+        }
+        if (queues.isEmpty() || budget.free() < threshold()) {
+            return false;
+        }
+        for (QueueState q : queues) {
+            if (budget.room(q) >= threshold()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
      * Before a command on {@code q}: pages a chunk in when the queue's index runs low (below half
-     * its reserve) or the budget has a page of room. Returns true when messages became visible.
+     * its reserve) or its window and the budget have room for a page. Returns true when messages
+     * became visible.
      */
     boolean onTouch(QueueState q, long now) {
-        if (q.tail == 0) {
+        if (!q.hasTail()) {
             return false;
         }
-        int size = q.messages.size();
-        long free = budget.free();
-        if (size >= IndexBudget.QUEUE_RESERVE / 2 && free < PAGE_CHUNK) {
+        long room = budget.room(q);
+        if (room <= 0 || room < threshold() && q.messages.size() >= IndexBudget.QUEUE_RESERVE / 2) {
             return false;
         }
-        long room = Math.max(Math.min(free, PAGE_CHUNK), IndexBudget.QUEUE_RESERVE - size);
-        return pageIn(q, (int) room, now) > 0;
-    }
-
-    /** Round-robin page-ins over the queues with tails while the budget has room; adds queues that gained visible messages. */
-    void tick(long now, Registry registry, Set<QueueRef> woken) {
-        int left = PAGE_PER_TICK;
-        while (left > 0 && !queues.isEmpty() && budget.free() > 0) {
-            Iterator<QueueState> it = queues.iterator();
-            QueueState q = it.next();
-            it.remove();
-            int n = (int) Math.min(Math.min(PAGE_CHUNK, left), budget.free());
-            int visibleBefore = q.visible;
-            left -= Math.max(1, pageIn(q, n, now));
-            if (q.visible > visibleBefore) {
-                woken.add(q.ref());
-            }
-            register(q); // to the end of the round, if a tail is left
-            registry.reschedule(q);
-        }
+        return pageIn(q, (int) Math.min(room, PAGE_CHUNK), now) > 0;
     }
 
     /**
-     * Moves up to {@code max} messages from the front of {@code q}'s tail into its index, with
-     * their receive state; due ones come back visible, as the loader does. Returns how many.
+     * Round-robin page-ins over the queues with tails while their windows and the budget have
+     * room, then a chunk of counting; adds queues that gained visible messages.
      */
-    int pageIn(QueueState q, int max, long now) {
-        int n = (int) Math.min(max, q.tail);
-        if (n <= 0) {
-            return 0;
+    void tick(long now, Registry registry, Set<QueueRef> woken) {
+        int left = PAGE_PER_TICK;
+        int visits = queues.size(); // each queue is looked at once per tick at most
+        while (left > 0 && visits-- > 0 && budget.free() > 0) {
+            Iterator<QueueState> it = queues.iterator();
+            QueueState q = it.next();
+            it.remove();
+            int n = (int) Math.min(Math.min(PAGE_CHUNK, left), budget.room(q));
+            if (n > 0) {
+                int visibleBefore = q.visible;
+                left -= Math.max(1, pageIn(q, n, now));
+                if (q.visible > visibleBefore) {
+                    woken.add(q.ref());
+                }
+                registry.reschedule(q);
+            }
+            register(q); // to the end of the round, if a tail is left
         }
-        List<Message> got = new ArrayList<>(n);
+        count(COUNT_PER_TICK);
+    }
+
+    /** Counts up to {@code max} uncounted tail keys, queue after queue (keys only). */
+    void count(int max) {
+        int left = max;
+        while (left > 0 && !counting.isEmpty()) {
+            QueueState q = counting.iterator().next();
+            int budgetLeft = left;
+            long[] n = {0};
+            long[] next = {q.uncountedTo};
+            store.scanFrom(Keyspace.MESSAGES, Keys.queue(q.id), Keys.message(q.id, q.uncountedFrom), 1, (k, v) -> {
+                long seq = Keys.seqOf(k);
+                if (seq >= q.uncountedTo) {
+                    return false;
+                }
+                if (n[0] == budgetLeft) {
+                    next[0] = seq;
+                    return false;
+                }
+                n[0]++;
+                return true;
+            });
+            left -= (int) Math.max(1, n[0]);
+            q.tail += n[0];
+            budget.spilled += n[0];
+            q.uncountedFrom = next[0];
+            if (q.uncountedFrom >= q.uncountedTo) {
+                counting.remove(q);
+                if (!q.hasTail()) {
+                    queues.remove(q);
+                }
+            }
+        }
+    }
+
+    /** True when the tail message {@code seq} is among those not counted yet. */
+    private static boolean uncounted(QueueState q, long seq) {
+        return seq >= q.uncountedFrom && seq < q.uncountedTo;
+    }
+
+    /**
+     * Reads up to {@code n} messages of {@code q} with seq >= {@code from} from the store in seq
+     * order, with their receive state (received ones INFLIGHT until visibleAt, the others DELAYED
+     * until availableAt; the caller makes due ones visible): one seek of MESSAGES (heads only) and
+     * one of MESSAGE_STATE over the same range. The loader reads each queue's head with it.
+     */
+    List<Message> read(QueueState q, long from, int n) {
+        List<Message> got = new ArrayList<>(Math.min(n, PAGE_CHUNK));
+        if (n <= 0) {
+            return got;
+        }
         byte[] prefix = Keys.queue(q.id);
-        store.scanFrom(Keyspace.MESSAGES, prefix, Keys.message(q.id, q.tailFrom), StoredMessage.HEAD_BYTES, (k, head) -> {
+        store.scanFrom(Keyspace.MESSAGES, prefix, Keys.message(q.id, from), StoredMessage.HEAD_BYTES, (k, head) -> {
             byte[] v = StoredMessage.headFits(head) ? head : store.get(Keyspace.MESSAGES, k);
             StoredMessage.Head h = StoredMessage.decodeHead(v);
             Message m = new Message(Keys.seqOf(k), h.groupId(), h.sentAt());
@@ -130,20 +205,52 @@ final class Tails {
                 return true;
             });
         }
+        return got;
+    }
+
+    /**
+     * Moves up to {@code max} messages from the front of {@code q}'s tail into its index, with
+     * their receive state; due ones come back visible, as the loader does. Returns how many.
+     * Messages paged in before the counting reached them are counted here (never twice).
+     */
+    int pageIn(QueueState q, int max, long now) {
+        boolean counted = q.uncountedFrom >= q.uncountedTo;
+        int n = (int) (counted ? Math.min(max, q.tail) : max);
+        if (n <= 0) {
+            return 0;
+        }
+        List<Message> got = read(q, q.tailFrom, n);
+        long fromCounted = 0;
         for (Message m : got) {
+            if (!uncounted(q, m.seq)) {
+                fromCounted++;
+            }
             if (m.visibleAt <= now) {
                 m.state = Message.State.VISIBLE; // visibleAt stays: visible since then (FifoDelivery), as the loader does
             }
             q.add(m);
         }
-        q.tail -= got.size();
-        budget.spilled -= got.size();
-        if (got.size() < n || q.tail == 0) {
-            budget.spilled -= q.tail; // the store had fewer than counted: never expected, but never loop on it
+        q.tail -= fromCounted;
+        budget.spilled -= fromCounted;
+        if (!got.isEmpty()) {
+            long next = got.get(got.size() - 1).seq + 1;
+            q.tailFrom = next;
+            if (!counted && next > q.uncountedFrom) {
+                q.uncountedFrom = Math.min(next, q.uncountedTo);
+            }
+        }
+        if (got.size() < n) {
+            // The store holds no more of this queue: nothing left to count, and a counted tail the
+            // store does not hold was never expected, but never loop on it.
+            budget.spilled -= q.tail;
             q.tail = 0;
+            q.uncountedFrom = q.uncountedTo;
+        }
+        if (q.uncountedFrom >= q.uncountedTo) {
+            counting.remove(q);
+        }
+        if (!q.hasTail()) {
             queues.remove(q);
-        } else {
-            q.tailFrom = got.get(got.size() - 1).seq + 1;
         }
         return got.size();
     }
@@ -157,7 +264,7 @@ final class Tails {
      * the end. Reads the store only; changes nothing.
      */
     long visitFrom(QueueState q, long from, int maxSteps, java.util.function.Predicate<Message> visitor) {
-        if (q.tail == 0) {
+        if (!q.hasTail()) {
             return -1;
         }
         long[] next = {-1};
@@ -191,7 +298,7 @@ final class Tails {
     // ---- commands on a message that lies in the tail (received before a restart, in flight at it) ----
 
     boolean holds(QueueState q, long seq) {
-        return q.tail > 0 && seq >= q.tailFrom;
+        return q.hasTail() && seq >= q.tailFrom;
     }
 
     /** Called at the start of every delete / visibility command. */
@@ -219,9 +326,11 @@ final class Tails {
             b.delete(Keyspace.MESSAGE_STATE, key);
         }
         deletedInCommand.add(h.seq());
-        q.tail--;
-        budget.spilled--;
-        if (q.tail == 0) {
+        if (!uncounted(q, h.seq())) { // an uncounted one is simply never counted
+            q.tail--;
+            budget.spilled--;
+        }
+        if (!q.hasTail()) {
             queues.remove(q);
         }
     }

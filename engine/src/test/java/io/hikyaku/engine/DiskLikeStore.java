@@ -14,6 +14,8 @@ final class DiskLikeStore implements Store {
     final MemoryStore inner = new MemoryStore();
     /** The most ops any one written batch held. */
     int largestBatch;
+    /** MESSAGES entries handed to scan visitors: what a reader walked. */
+    long messageKeysVisited;
 
     @Override
     public byte[] get(Keyspace space, byte[] key) {
@@ -22,12 +24,27 @@ final class DiskLikeStore implements Store {
 
     @Override
     public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
-        inner.scan(space, prefix, visitor);
+        inner.scan(space, prefix, counting(space, visitor));
     }
 
     @Override
     public void scanFrom(Keyspace space, byte[] prefix, byte[] from, int headBytes, EntryVisitor visitor) {
-        inner.scanFrom(space, prefix, from, headBytes, visitor);
+        inner.scanFrom(space, prefix, from, headBytes, counting(space, visitor));
+    }
+
+    @Override
+    public byte[] lastKey(Keyspace space, byte[] prefix) {
+        return inner.lastKey(space, prefix);
+    }
+
+    private EntryVisitor counting(Keyspace space, EntryVisitor visitor) {
+        if (space != Keyspace.MESSAGES) {
+            return visitor;
+        }
+        return (k, v) -> {
+            messageKeysVisited++;
+            return visitor.visit(k, v);
+        };
     }
 
     @Override

@@ -7,8 +7,9 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A store that, like RocksDbStore, passes {@link #scanHeads} values cut to the head length, and
- * counts its point reads.
+ * A store that, like RocksDbStore, passes {@link #scanHeads} and {@link #scanFrom} values cut to
+ * the head length, and counts its point reads and the message heads it cut (cuts to a length
+ * below a message head, key-only reads, are not counted).
  */
 final class HeadCuttingStore implements Store {
     private final Store inner;
@@ -32,13 +33,29 @@ final class HeadCuttingStore implements Store {
 
     @Override
     public void scanHeads(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
-        inner.scan(space, prefix, (k, v) -> {
+        inner.scan(space, prefix, cutting(headBytes, visitor));
+    }
+
+    @Override
+    public void scanFrom(Keyspace space, byte[] prefix, byte[] from, int headBytes, EntryVisitor visitor) {
+        inner.scanFrom(space, prefix, from, 0, headBytes > 0 ? cutting(headBytes, visitor) : visitor);
+    }
+
+    @Override
+    public byte[] lastKey(Keyspace space, byte[] prefix) {
+        return inner.lastKey(space, prefix);
+    }
+
+    private EntryVisitor cutting(int headBytes, EntryVisitor visitor) {
+        return (k, v) -> {
             if (v.length > headBytes) {
-                cut++;
+                if (headBytes >= StoredMessage.HEAD_BYTES) {
+                    cut++;
+                }
                 return visitor.visit(k, Arrays.copyOf(v, headBytes));
             }
             return visitor.visit(k, v);
-        });
+        };
     }
 
     @Override

@@ -57,7 +57,7 @@ public final class HikyakuMetrics implements AutoCloseable {
             indexGauge(service, MetricNames.INDEX_BUDGET, "Index entries allowed (--max-indexed-messages)", IndexUsage::budget);
             indexGauge(service, MetricNames.INDEXED_MESSAGES, "Messages in the in-memory index", IndexUsage::indexedMessages);
             indexGauge(service, MetricNames.SPILLED_MESSAGES,
-                    "Messages past the index budget, kept on disk only and paged in as queues drain", IndexUsage::spilledMessages);
+                    "Messages past a queue's index window or the index budget, kept on disk only and paged in as queues drain (after a restart: those counted so far)", IndexUsage::spilledMessages);
             indexGauge(service, MetricNames.DEDUP_ENTRIES,
                     "FIFO deduplication entries in memory (they count against the budget, up to half of it)", IndexUsage::dedupEntries);
         }

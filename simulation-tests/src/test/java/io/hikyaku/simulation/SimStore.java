@@ -122,6 +122,16 @@ final class SimStore implements Store {
     }
 
     @Override
+    public void scanFrom(Keyspace space, byte[] prefix, byte[] from, int headBytes, EntryVisitor visitor) {
+        disk.scanFrom(space, prefix, from, headBytes, visitor);
+    }
+
+    @Override
+    public byte[] lastKey(Keyspace space, byte[] prefix) {
+        return disk.lastKey(space, prefix);
+    }
+
+    @Override
     public boolean isEphemeral() {
         return false;
     }

@@ -141,6 +141,31 @@ final class QueueScenarios {
                 receives == 0 ? 0.0 : (double) state.windowReceived.get() / receives));
     }
 
+    /**
+     * Receives and deletes from the stored backlog of the queue named cfg.queueName (filled by
+     * preload, then a restart) for cfg.duration after cfg.warmup: the drain rate of a big backlog.
+     */
+    ResultLine drainStored() throws Exception {
+        RunState state = new RunState(false);
+        String name = cfg.queueName() == null ? "bench-stored" : cfg.queueName();
+        String url = createNamedQueue(name, false); // CreateQueue of an existing queue returns its URL
+        state.recordEndToEnd = false; // the messages were sent by another run: receive call latency only
+        List<SqsConnection> cons = Vus.connect(client, cfg.consumers());
+        List<CompletableFuture<Void>> cs = startConsumers(cons, state, url);
+        Window w = warmUp(state);
+        Thread.sleep(cfg.duration().toMillis());
+        state.windowOpen = false;
+        w.close();
+        state.consuming = false;
+        Vus.await(cs, (cfg.waitSeconds() + 5) * 1000L);
+        Vus.closeAll(cons);
+        Map<String, String> extra = new LinkedHashMap<>();
+        extra.put("queue", name);
+        extra.put("consumers", Integer.toString(cfg.consumers()));
+        receiveEfficiency(state, w, extra);
+        return Results.line(cfg, state.windowDeleted.get(), state.receiveLatency, w, state, extra);
+    }
+
     /** Fills the queue named cfg.queueName with cfg.messages and leaves them (for startup with data). */
     ResultLine preloadOnly() throws Exception {
         RunState state = new RunState(false);

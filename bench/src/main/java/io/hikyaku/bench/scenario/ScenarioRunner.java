@@ -10,7 +10,7 @@ import java.util.List;
 /** Runs one scenario by name and appends its result line to the results folder. */
 public final class ScenarioRunner {
     public static final List<String> SCENARIOS = List.of("send", "send-single", "cycle", "cycle-at-rate", "fifo",
-            "backlog", "preload", "longpoll", "startup", "idle");
+            "backlog", "preload", "drain-stored", "longpoll", "startup", "idle");
 
     private ScenarioRunner() {
     }
@@ -39,6 +39,7 @@ public final class ScenarioRunner {
                 case "fifo" -> q.cycle(true, 10, 0);
                 case "backlog" -> q.backlog();
                 case "preload" -> q.preloadOnly();
+                case "drain-stored" -> q.drainStored();
                 case "longpoll" -> new LongPollScenario(cfg, client).run();
                 case "startup" -> new ProcessScenarios(cfg, client).startup();
                 case "idle" -> new ProcessScenarios(cfg, client).idle();

@@ -85,6 +85,18 @@ public final class MemoryStore implements Store {
     }
 
     @Override
+    public byte[] lastKey(Keyspace space, byte[] prefix) {
+        var map = spaces.get(space);
+        if (map == null) {
+            return null;
+        }
+        byte[] above = Store.successor(prefix);
+        var below = above == null ? map : map.headMap(above, false);
+        byte[] key = below.isEmpty() ? null : below.lastKey();
+        return key != null && startsWith(key, prefix) ? key : null;
+    }
+
+    @Override
     public CompletableFuture<Void> write(StoreBatch batch) {
         for (StoreBatch.Op op : batch.ops()) {
             var map = spaces.get(op.space());

@@ -59,6 +59,35 @@ public interface Store extends AutoCloseable {
         }
     }
 
+    /**
+     * The greatest key of {@code space} that starts with {@code prefix} (non-empty), or null: the
+     * engine reads a queue's last stored seq with it at start-up instead of walking its backlog.
+     * Stores should seek backwards; this default walks the prefix.
+     */
+    default byte[] lastKey(Keyspace space, byte[] prefix) {
+        byte[][] last = new byte[1][];
+        scanHeads(space, prefix, 1, (k, v) -> {
+            last[0] = k;
+            return true;
+        });
+        return last[0];
+    }
+
+    /**
+     * The least key greater than every key that starts with {@code prefix} (unsigned order), or
+     * null when there is none (the prefix is all 0xff bytes).
+     */
+    static byte[] successor(byte[] prefix) {
+        for (int i = prefix.length - 1; i >= 0; i--) {
+            if (prefix[i] != (byte) 0xff) {
+                byte[] next = java.util.Arrays.copyOf(prefix, i + 1);
+                next[i]++;
+                return next;
+            }
+        }
+        return null;
+    }
+
     /** Applies {@code batch} atomically; see the class comment for durability. */
     CompletableFuture<Void> write(StoreBatch batch);
 

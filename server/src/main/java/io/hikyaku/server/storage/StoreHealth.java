@@ -56,6 +56,12 @@ public final class StoreHealth implements Store {
         store.scanFrom(space, prefix, from, headBytes, visitor);
     }
 
+    /** Forwarded, not left to the default (a walk of the whole prefix): start-up seeks each queue's last key. */
+    @Override
+    public byte[] lastKey(Keyspace space, byte[] prefix) {
+        return store.lastKey(space, prefix);
+    }
+
     @Override
     public CompletableFuture<Void> write(StoreBatch batch) {
         CompletableFuture<Void> written = store.write(batch);

@@ -180,6 +180,38 @@ public final class RocksDbStore implements Store {
         }
     }
 
+    /** Seeks backwards from the end of {@code prefix}'s range: one seek, whatever the prefix holds. */
+    @Override
+    public byte[] lastKey(Keyspace space, byte[] prefix) {
+        byte[] above = Store.successor(prefix);
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            applyQueued();
+            try (ReadOptions read = new ReadOptions().setFillCache(false);
+                 RocksIterator it = open.db.newIterator(open.handles.get(space), read)) {
+                if (above == null) {
+                    it.seekToLast();
+                } else {
+                    it.seekForPrev(above);
+                    if (it.isValid() && Arrays.equals(it.key(), above)) {
+                        it.prev(); // seekForPrev lands on the bound itself when it is a key
+                    }
+                }
+                it.status();
+                if (!it.isValid()) {
+                    return null;
+                }
+                byte[] key = it.key();
+                return startsWith(key, prefix) ? key : null;
+            }
+        } catch (RocksDBException e) {
+            throw new StoreException("cannot seek " + space + ": " + e.getMessage(), e);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
     private void scanLocked(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
         lifecycle.readLock().lock();
         try {

@@ -96,6 +96,26 @@ abstract class StoreContractTest {
     }
 
     @Test
+    void lastKeyIsTheGreatestKeyWithThePrefix() throws Exception {
+        StoreBatch batch = new StoreBatch();
+        for (String k : List.of("a9", "m1", "m3", "m5", "n", "z1")) {
+            batch.put(Keyspace.MESSAGES, b(k), b("v"));
+        }
+        batch.put(Keyspace.MESSAGES, new byte[] {'q', (byte) 0xff, 1}, b("v"));
+        batch.put(Keyspace.MESSAGES, new byte[] {'r'}, b("v"));
+        await(store.write(batch));
+        assertThat(s(store.lastKey(Keyspace.MESSAGES, b("m")))).isEqualTo("m5");
+        assertThat(s(store.lastKey(Keyspace.MESSAGES, b("z")))).isEqualTo("z1");
+        assertThat(s(store.lastKey(Keyspace.MESSAGES, b("n")))).isEqualTo("n"); // the prefix itself is a key
+        assertThat(store.lastKey(Keyspace.MESSAGES, b("b"))).isNull();
+        assertThat(store.lastKey(Keyspace.MESSAGES, b("zz"))).isNull();
+        assertThat(store.lastKey(Keyspace.MESSAGES, new byte[] {'q', (byte) 0xff})).containsExactly('q', 0xff, 1);
+        assertThat(store.lastKey(Keyspace.QUEUES, b("m"))).isNull();
+        await(store.write(new StoreBatch().delete(Keyspace.MESSAGES, b("m5"))));
+        assertThat(s(store.lastKey(Keyspace.MESSAGES, b("m")))).isEqualTo("m3"); // written, maybe not applied yet
+    }
+
+    @Test
     void getReturnsWhatWasPutAndNullOtherwise() throws Exception {
         await(store.write(new StoreBatch().put(Keyspace.QUEUES, b("q1"), b("v1"))));
         assertThat(s(store.get(Keyspace.QUEUES, b("q1")))).isEqualTo("v1");
