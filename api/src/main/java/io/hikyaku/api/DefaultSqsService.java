@@ -122,7 +122,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
         try {
             result = dispatch(context, request, new Input(request.input(), request.protocol(), context));
         } catch (RuntimeException e) {
-            out.completeExceptionally(EngineGate.asApiException(e));
+            gate.refuseAfterWrites(EngineGate.asApiException(e), out);
             return;
         } catch (Error e) {
             out.completeExceptionally(EngineGate.asApiException(e)); // the client is answered, then it propagates

@@ -151,6 +151,30 @@ final class EngineGate {
         return whenDurable(new Durable<>(value, fence.barrier()));
     }
 
+    /**
+     * Answers a refusal once every change written so far is durable. A refusal is judged on memory
+     * ("does not exist", "not available for a visibility change"), which may hold a change whose
+     * write has not settled: if that write then fails, the refusal would show the client a state
+     * the disk never had. So it waits like a read's answer; if the earlier write fails, the client
+     * gets that write's ServiceUnavailable instead (retrying then sees the reloaded state).
+     */
+    void refuseAfterWrites(ApiException refusal, CompletableFuture<?> out) {
+        CompletableFuture<Void> earlier;
+        lock.lock();
+        try {
+            earlier = fence.barrier();
+        } finally {
+            lock.unlock();
+        }
+        whenDurable(new Durable<Void>(null, earlier)).whenComplete((ok, failure) -> {
+            if (failure == null) {
+                out.completeExceptionally(refusal);
+            } else {
+                out.completeExceptionally(asApiException(failure));
+            }
+        });
+    }
+
     /** A change under the lock; the future completes (outside the lock) once it is durable. */
     <T> CompletableFuture<T> write(Call<Durable<T>> call) {
         Durable<T> durable = read(call);
