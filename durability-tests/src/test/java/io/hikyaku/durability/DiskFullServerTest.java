@@ -150,7 +150,7 @@ class DiskFullServerTest {
         while (!body.contains(expected)) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("/health never said " + expected + " within " + seconds + " s; last: " + body
-                        + "\n" + server.logTail());
+                        + "\nthe server's store and recovery lines:\n" + server.logLines("StoreRecovery|StoreHealth|RocksDb|ERROR", 40));
             }
             Thread.sleep(50);
             body = server.health();

@@ -112,6 +112,18 @@ final class ServerProcess implements AutoCloseable {
         return Files.readString(log, StandardCharsets.UTF_8);
     }
 
+    /** The last {@code max} log lines matching {@code regex} (a failure's story without the 503 lines around it). */
+    String logLines(String regex, int max) {
+        try {
+            java.util.regex.Pattern p = java.util.regex.Pattern.compile(regex);
+            java.util.List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+                    .filter(l -> p.matcher(l).find()).toList();
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - max), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
     String logTail() {
         try {
             String text = Files.readString(log, StandardCharsets.UTF_8);
