@@ -126,11 +126,12 @@ public final class SigV4Verifier {
         if (authorization != null) {
             int at = authorization.indexOf("Credential=");
             if (at >= 0) {
-                int end = at + "Credential=".length();
+                int start = at + "Credential=".length();
+                int end = start;
                 while (end < authorization.length() && authorization.charAt(end) != ',' && authorization.charAt(end) != ' ') {
                     end++;
                 }
-                credential = authorization.substring(at + "Credential=".length(), end);
+                return fourthOfFive(authorization, start, end);
             }
         } else {
             credential = QueryParams.parse(request.rawQuery()).first("X-Amz-Credential");
@@ -138,8 +139,30 @@ public final class SigV4Verifier {
         if (credential == null) {
             return null;
         }
-        String[] parts = credential.split("/", -1);
-        return parts.length == 5 ? parts[3] : null;
+        return fourthOfFive(credential, 0, credential.length());
+    }
+
+    /**
+     * The fourth of the five '/'-separated parts of text[start, end) (the scope's service), or null
+     * when there are not exactly five; scanned in place, as this runs on every request.
+     */
+    private static String fourthOfFive(String text, int start, int end) {
+        int third = -1;
+        int fourth = -1;
+        int slashes = 0;
+        for (int i = start; i < end; i++) {
+            if (text.charAt(i) == '/') {
+                slashes++;
+                if (slashes == 3) {
+                    third = i;
+                } else if (slashes == 4) {
+                    fourth = i;
+                } else if (slashes > 4) {
+                    return null;
+                }
+            }
+        }
+        return slashes == 4 ? text.substring(third + 1, fourth) : null;
     }
 
     /** The access key id a request names (header or presigned query), unverified; null if none. */
@@ -175,8 +198,13 @@ public final class SigV4Verifier {
         String signedHeaders = null;
         String signature = null;
         if (space > 0) {
-            for (String part : value.substring(space + 1).split(",")) {
-                String p = part.trim();
+            // the comma-separated parts, scanned in place (no split array per request)
+            int from = space + 1;
+            while (from <= value.length()) {
+                int comma = value.indexOf(',', from);
+                int to = comma < 0 ? value.length() : comma;
+                String p = value.substring(from, to).trim();
+                from = to + 1;
                 int eq = p.indexOf('=');
                 if (eq <= 0) {
                     continue;

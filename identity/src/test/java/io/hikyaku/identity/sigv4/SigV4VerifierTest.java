@@ -242,6 +242,27 @@ class SigV4VerifierTest {
         assertThat(SigV4Verifier.accessKeyId(json.request())).isEqualTo(json.accessKeyId());
     }
 
+    @Test
+    void scopeServiceNeedsExactlyFiveScopeParts() {
+        assertThat(SigV4Verifier.scopeService(withAuthorization(
+                "AWS4-HMAC-SHA256 Credential=AKID/20261206/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=ab")))
+                .isEqualTo("sqs");
+        assertThat(SigV4Verifier.scopeService(withAuthorization(
+                "AWS4-HMAC-SHA256 SignedHeaders=host,Credential=AKID/20261206/eu-west-1/sts/aws4_request"))).isEqualTo("sts");
+        assertThat(SigV4Verifier.scopeService(withAuthorization(
+                "AWS4-HMAC-SHA256 Credential=AKID/20261206/us-east-1//aws4_request, Signature=ab"))).isEmpty();
+        assertThat(SigV4Verifier.scopeService(withAuthorization(
+                "AWS4-HMAC-SHA256 Credential=AKID/20261206/us-east-1/sqs, Signature=ab"))).isNull();
+        assertThat(SigV4Verifier.scopeService(withAuthorization(
+                "AWS4-HMAC-SHA256 Credential=AKID/20261206/us-east-1/sqs/aws4_request/x, Signature=ab"))).isNull();
+        assertThat(SigV4Verifier.scopeService(withAuthorization("AWS4-HMAC-SHA256 Credential=, Signature=ab"))).isNull();
+        assertThat(SigV4Verifier.scopeService(withAuthorization("AWS4-HMAC-SHA256 Signature=ab"))).isNull();
+    }
+
+    private static SignedRequest withAuthorization(String authorization) {
+        return new SignedRequest("POST", "/", "", List.of(Map.entry("authorization", authorization)), new byte[0]);
+    }
+
     private static SigV4Verifier verifier(Vectors.Vector v, Instant now) {
         return new SigV4Verifier(clockAt(now), v.lookup());
     }
