@@ -412,11 +412,13 @@ public final class RocksDbStore implements Store {
         }
         try {
             probe.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            lastResumeProblem = null;
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            noteResumeProblem("the synced probe write failed: " + (e.getCause() != null ? e.getCause().getMessage() : "no answer in 10 s"));
             return false;
         }
     }
@@ -442,9 +444,21 @@ public final class RocksDbStore implements Store {
             }
             return true;
         } catch (RocksDBException | StoreException e) {
+            noteResumeProblem("flush refused: " + e.getMessage() + (syncFailed ? " (after a failed fsync: a restart is needed)" : ""));
             return !syncFailed && reopen();
         }
     }
+
+    /** Why the latest resume() could not go on, logged when it changes (resume is retried every second). */
+    private void noteResumeProblem(String why) {
+        if (!why.equals(lastResumeProblem)) {
+            lastResumeProblem = why;
+            RESUME_LOG.warn("store not resumed yet: {}", why);
+        }
+    }
+
+    private static final org.slf4j.Logger RESUME_LOG = org.slf4j.LoggerFactory.getLogger(RocksDbStore.class);
+    private volatile String lastResumeProblem;
 
     /** Closes and reopens RocksDB (callers hold writeOrder; takes the lifecycle write lock). */
     private boolean reopen() {
@@ -461,6 +475,7 @@ public final class RocksDbStore implements Store {
             try {
                 open = OpenDb.open(directory.path(), options);
             } catch (RuntimeException e) {
+                noteResumeProblem("reopening failed: " + e.getMessage());
                 return false; // still closed; a later resume() tries again
             }
             for (Keyspace space : Keyspace.values()) {
