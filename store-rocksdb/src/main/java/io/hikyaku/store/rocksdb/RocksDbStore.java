@@ -381,7 +381,11 @@ public final class RocksDbStore implements Store {
         CompletableFuture<Void> probe = new CompletableFuture<>();
         lifecycle.readLock().lock();
         try {
-            ensureOpen();
+            if (closed) {
+                return false;
+            }
+            // Not ensureOpen(): after a reopen that failed (the disk still full) the database stays
+            // closed with `reopening` set, and only flushAll() below tries the reopen again.
             writeOrder.lock();
             try {
                 StoreException failed = failure;
@@ -473,6 +477,10 @@ public final class RocksDbStore implements Store {
                 open.close();
             }
             try {
+                if (failNextReopen) {
+                    failNextReopen = false;
+                    throw new StoreException("test: as if the disk were still full");
+                }
                 open = OpenDb.open(directory.path(), options);
             } catch (RuntimeException e) {
                 noteResumeProblem("reopening failed: " + e.getMessage());
@@ -647,6 +655,13 @@ public final class RocksDbStore implements Store {
     void reopenOnNextResume() {
         reopenOnResume = true;
     }
+
+    /** Tests: the next reopen fails, as it does while the disk is still full (RocksDB cannot write its options file). */
+    void failNextReopen() {
+        failNextReopen = true;
+    }
+
+    private volatile boolean failNextReopen;
 
     /** Tests: close leaving the memtables to the WAL, as a crash does (the corruption tests damage that WAL). */
     void keepMemtablesAtClose() {

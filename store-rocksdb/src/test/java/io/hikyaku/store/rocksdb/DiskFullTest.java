@@ -107,6 +107,56 @@ class DiskFullTest {
         }
     }
 
+    /**
+     * A resume that has to reopen the database while the disk is still full fails (RocksDB cannot even
+     * write its options file; simulated here, since closing the database frees space on this small disk);
+     * the database then stays closed, and a later resume, once space is back, must try the reopen again
+     * rather than refuse for good because the store is "being reopened".
+     */
+    @Test
+    void aReopenThatFailedWhileFullIsTriedAgainOnceSpaceReturns() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root to mount a tmpfs");
+        Path mnt = Files.createDirectory(tmp.resolve("mnt"));
+        assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mnt.toString()), "mount -t tmpfs unavailable");
+        mountPoint = mnt;
+
+        RocksDbStoreOptions options = RocksDbStoreOptions.defaults().withWriteBuffers(256 * 1024, 1 << 20);
+        Path dir = mnt.resolve("data");
+        Path filler = mnt.resolve("filler");
+        List<Integer> acknowledged = new ArrayList<>();
+        try (RocksDbStore store = RocksDbStore.open(dir, options)) {
+            fillLeaving(filler, mnt, 1 << 20);
+            Throwable failure = null;
+            for (int i = 0; i < 5_000 && failure == null; i++) {
+                try {
+                    store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m" + i), value(i))).get(10, TimeUnit.SECONDS);
+                    acknowledged.add(i);
+                } catch (ExecutionException e) {
+                    failure = e.getCause();
+                }
+            }
+            assertThat(failure).as("the disk never filled up").isInstanceOf(StoreException.class);
+            store.reopenOnNextResume();
+            store.failNextReopen(); // what a full disk does to the reopen (seen: "Unable to persist Options file")
+            assertThat(store.resume()).as("the reopen failed").isFalse();
+
+            Files.delete(filler);
+            boolean resumed = false;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!resumed && System.nanoTime() < deadline) {
+                resumed = store.resume();
+                if (!resumed) {
+                    Thread.sleep(100);
+                }
+            }
+            assertThat(resumed).as("the reopen is tried again once space is back").isTrue();
+            store.write(new StoreBatch().put(Keyspace.META, b("after"), b("space"))).get(10, TimeUnit.SECONDS);
+            for (int i : acknowledged) {
+                assertThat(store.get(Keyspace.MESSAGES, b("m" + i))).as("m" + i).isEqualTo(value(i));
+            }
+        }
+    }
+
     private static void fillLeaving(Path filler, Path mnt, long leave) throws IOException {
         byte[] chunk = new byte[64 * 1024];
         try (OutputStream out = Files.newOutputStream(filler)) {
