@@ -41,6 +41,18 @@ public final class SqsServices {
     }
 
     /**
+     * As {@link #create(Store, Clock, boolean, long, Consumer)} with {@code engineShards} engines side
+     * by side over the store, each owning the accounts that hash to it ({@link io.hikyaku.engine.EngineShard}):
+     * commands on different shards run in parallel, each shard on its own thread and lock. The index
+     * budget is shared out equally.
+     */
+    public static SqsService create(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
+                                    Consumer<String> log, int engineShards) {
+        return new DefaultSqsService(store, clock, CommandQueue.CAPACITY, cooldowns, maxIndexedMessages, log,
+                engineShards);
+    }
+
+    /**
      * As {@link #create(Store, Clock, boolean, long, Consumer)}; every command the service applies
      * also goes to {@code sink}, in apply order (the server's {@code --journal}).
      */
