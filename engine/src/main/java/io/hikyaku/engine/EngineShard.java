@@ -30,7 +30,11 @@ public record EngineShard(int index, int count) {
         }
     }
 
-    /** The shard of {@code count} that owns {@code accountId}: FNV-1a over its UTF-8 bytes, stable across releases. */
+    /**
+     * The shard of {@code count} that owns {@code accountId}, stable across releases: FNV-1a over its
+     * UTF-8 bytes, then a final avalanche (FNV's low bits alone follow the parity of the odd digits,
+     * which would put most account ids on one of two shards).
+     */
     public static int of(String accountId, int count) {
         if (count == 1) {
             return 0;
@@ -40,6 +44,11 @@ public record EngineShard(int index, int count) {
             h ^= b & 0xff;
             h *= 0x01000193;
         }
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        h ^= h >>> 16;
         return Math.floorMod(h, count);
     }
 

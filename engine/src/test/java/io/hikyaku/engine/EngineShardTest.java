@@ -31,8 +31,9 @@ class EngineShardTest {
 
     @Test
     void ownershipIsAStableHashOfTheAccountThatSpreadsAccounts() {
-        // FNV-1a 32 of the UTF-8 bytes, modulo the count: fixed here so that a change (which would
-        // move accounts between shards of an existing data directory's journal) is noticed
+        // FNV-1a 32 of the UTF-8 bytes with a final avalanche, modulo the count: fixed here so that a
+        // change (which would move accounts between shards) is noticed; typical ids spread over two
+        assertThat(EngineShard.of("000000000000", 2)).isNotEqualTo(EngineShard.of("333333333333", 2));
         assertThat(EngineShard.of("000000000000", 2)).isEqualTo(Math.floorMod(fnv("000000000000"), 2));
         assertThat(EngineShard.of("123456789012", 7)).isEqualTo(Math.floorMod(fnv("123456789012"), 7));
         int[] per = new int[4];
@@ -51,7 +52,9 @@ class EngineShardTest {
         for (byte b : s.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
             h = (h ^ (b & 0xff)) * 0x01000193;
         }
-        return h;
+        h = (h ^ (h >>> 16)) * 0x85ebca6b;
+        h = (h ^ (h >>> 13)) * 0xc2b2ae35;
+        return h ^ (h >>> 16);
     }
 
     @Test

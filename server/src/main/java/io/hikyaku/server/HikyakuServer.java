@@ -178,7 +178,7 @@ public final class HikyakuServer implements AutoCloseable {
             }
             service = journal == null
                     ? SqsServices.create(store.health(), config.clock(), config.cooldowns() == Cooldowns.AWS,
-                            MemoryBudget.resolve(config.maxIndexedMessages()), LOG::warn)
+                            MemoryBudget.resolve(config.maxIndexedMessages()), LOG::warn, config.engineShards())
                     : SqsServices.create(store.health(), config.clock(), config.cooldowns() == Cooldowns.AWS,
                             MemoryBudget.resolve(config.maxIndexedMessages()), LOG::warn, journal);
         } catch (RuntimeException e) {

@@ -24,7 +24,8 @@ public final class EnvironmentSettings {
                 SettingValues.cooldowns("HIKYAKU_COOLDOWNS", value(env, "HIKYAKU_COOLDOWNS")),
                 SettingValues.positiveLong("HIKYAKU_MAX_INDEXED_MESSAGES", value(env, "HIKYAKU_MAX_INDEXED_MESSAGES")),
                 path(value(env, "HIKYAKU_JOURNAL")),
-                SettingValues.onOff("HIKYAKU_METRICS", value(env, "HIKYAKU_METRICS")));
+                SettingValues.onOff("HIKYAKU_METRICS", value(env, "HIKYAKU_METRICS")),
+                SettingValues.positiveInt("HIKYAKU_ENGINE_SHARDS", value(env, "HIKYAKU_ENGINE_SHARDS")));
     }
 
     /** Unset and empty both mean "not given". */
