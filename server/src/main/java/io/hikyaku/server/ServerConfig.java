@@ -50,7 +50,7 @@ public record ServerConfig(String host, int port, String accountId, String regio
      * some characters; 4 MiB admits every valid request with headroom and still bounds memory.
      */
     public static final int DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-    /** The engine's default per-queue index window (65,536 visible messages, ~8-10 MiB of heap a full queue). */
+    /** The engine's default per-queue index window (65,536 visible messages, ~6-10 MiB of heap a full queue). */
     public static final long DEFAULT_INDEX_WINDOW = io.hikyaku.engine.QueueEngine.DEFAULT_INDEX_WINDOW;
     /** Below one page-in (1,024 messages) a draining queue would page in for nearly every receive. */
     public static final long MIN_INDEX_WINDOW = 1_024;
