@@ -41,12 +41,12 @@ final class DefaultSqsService implements SqsService, ServiceView {
 
     /** {@code cooldowns} false: no 60-second waits (the server's {@code --cooldowns off}). */
     DefaultSqsService(Store store, Clock clock, boolean cooldowns) {
-        this(store, clock, CommandQueue.CAPACITY, cooldowns, Long.MAX_VALUE, line -> { });
+        this(store, clock, CommandQueue.CAPACITY, cooldowns, Long.MAX_VALUE, QueueEngine.DEFAULT_INDEX_WINDOW, line -> { });
     }
 
     /** With another command queue capacity (tests). */
     DefaultSqsService(Store store, Clock clock, int commandCapacity) {
-        this(store, clock, commandCapacity, true, Long.MAX_VALUE, line -> { });
+        this(store, clock, commandCapacity, true, Long.MAX_VALUE, QueueEngine.DEFAULT_INDEX_WINDOW, line -> { });
     }
 
     /**
@@ -55,11 +55,17 @@ final class DefaultSqsService implements SqsService, ServiceView {
      */
     DefaultSqsService(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
                       java.util.function.Consumer<String> log) {
-        this(store, clock, CommandQueue.CAPACITY, cooldowns, maxIndexedMessages, log);
+        this(store, clock, CommandQueue.CAPACITY, cooldowns, maxIndexedMessages, QueueEngine.DEFAULT_INDEX_WINDOW, log);
+    }
+
+    /** And with a per-queue index window of {@code indexWindow} visible messages (the server's {@code --index-window}). */
+    DefaultSqsService(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages, long indexWindow,
+                      java.util.function.Consumer<String> log) {
+        this(store, clock, CommandQueue.CAPACITY, cooldowns, maxIndexedMessages, indexWindow, log);
     }
 
     private DefaultSqsService(Store store, Clock clock, int commandCapacity, boolean cooldowns,
-                              long maxIndexedMessages, java.util.function.Consumer<String> log) {
+                              long maxIndexedMessages, long indexWindow, java.util.function.Consumer<String> log) {
         this.store = store;
         this.clock = clock;
         this.recovery = new StoreRecovery(clock);
@@ -67,7 +73,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
         StoreFence fence = new StoreFence(store, recovery::start);
         this.gate = new EngineGate(now -> {
             // a reloaded engine (after a storage failure) gets the same settings and event listener
-            QueueEngine engine = new QueueEngine(fence, DEFAULT_REGION, now, maxIndexedMessages);
+            QueueEngine engine = new QueueEngine(fence, DEFAULT_REGION, now, maxIndexedMessages, indexWindow);
             engine.cooldowns(cooldowns);
             engine.setEvents(events);
             return engine;

@@ -50,4 +50,17 @@ public final class SqsServices {
         service.commandSink(sink);
         return service;
     }
+
+    /**
+     * As {@link #create(Store, Clock, boolean, long, Consumer, io.hikyaku.engine.command.CommandSink)},
+     * with a per-queue index window: a queue keeps at most {@code indexWindow} visible messages in
+     * memory, the rest of its backlog stays in the store (the server's {@code --index-window}).
+     * {@code sink} may be {@code CommandSink.NONE}.
+     */
+    public static SqsService create(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
+                                    long indexWindow, Consumer<String> log, io.hikyaku.engine.command.CommandSink sink) {
+        DefaultSqsService service = new DefaultSqsService(store, clock, cooldowns, maxIndexedMessages, indexWindow, log);
+        service.commandSink(sink);
+        return service;
+    }
 }

@@ -22,11 +22,13 @@ final class Loader {
     private final QueueEngine engine;
     private final Store store;
 
-    private final long loadedAt;
+    /** The given load time, raised to the stored last applied time once META is read. */
+    private long loadedAt;
 
     /**
      * {@code loadedAt} stamps the load like any command: messages due by then come back VISIBLE
-     * directly (Long.MIN_VALUE: all wait for the first advance, as before).
+     * directly (Long.MIN_VALUE: all wait for the first advance, as before). A load is never stamped
+     * before the time the store says was applied (META "applied-at"): it starts at the later of the two.
      */
     Loader(QueueEngine engine, Store store, long loadedAt) {
         this.engine = engine;
@@ -44,9 +46,12 @@ final class Loader {
                 reserved.put(ByteBuffer.wrap(k, 1, 8).getLong(), Dec.of(v, 1, "seq reservation").i64());
             } else if (k.length == 9 && k[0] == 'p') {
                 purged.put(ByteBuffer.wrap(k, 1, 8).getLong(), Dec.of(v, 1, "purge bound").i64());
+            } else if (java.util.Arrays.equals(k, Keys.APPLIED_AT)) {
+                engine.loadedAppliedAt(Dec.of(v, 1, "applied-at").i64());
             }
             return true;
         });
+        loadedAt = engine.appliedAt(); // max(given, stored): the rest of the load happens then
         Map<Long, QueueState> byId = new HashMap<>();
         store.scan(Keyspace.QUEUES, new byte[0], (k, v) -> {
             QueueState q = QueueState.decodeRecord(Keys.queueIdOf(k), v);

@@ -30,11 +30,14 @@ import java.util.Objects;
  * @param journal       where to append every command the engine applies (ENGINE.md "Journal"); null = no journal
  * @param metrics       off: nothing is recorded per request, no {@code /metrics}, and the CloudWatch API
  *                      answers with no datapoints (docs/operations.md "Monitoring")
+ * @param indexWindow   per queue, visible messages kept in the in-memory index at most (the rest stay on
+ *                      disk, paged in as the queue drains; ENGINE.md "Memory"); {@link #MIN_INDEX_WINDOW}..{@link #MAX_INDEX_WINDOW}
  */
 public record ServerConfig(String host, int port, String accountId, String region, String advertisedUrl,
                            StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
                            List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog,
-                           Cooldowns cooldowns, PushConfig push, long maxIndexedMessages, Path journal, boolean metrics) {
+                           Cooldowns cooldowns, PushConfig push, long maxIndexedMessages, Path journal, boolean metrics,
+                           long indexWindow) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 9324;
@@ -47,6 +50,12 @@ public record ServerConfig(String host, int port, String accountId, String regio
      * some characters; 4 MiB admits every valid request with headroom and still bounds memory.
      */
     public static final int DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+    /** The engine's default per-queue index window (65,536 visible messages, ~6-10 MiB of heap a full queue). */
+    public static final long DEFAULT_INDEX_WINDOW = io.hikyaku.engine.QueueEngine.DEFAULT_INDEX_WINDOW;
+    /** Below one page-in (1,024 messages) a draining queue would page in for nearly every receive. */
+    public static final long MIN_INDEX_WINDOW = 1_024;
+    /** 16 Mi messages: ~2 GiB of heap for one full queue; past that the window bounds nothing useful. */
+    public static final long MAX_INDEX_WINDOW = 16L << 20;
 
     public ServerConfig {
         Objects.requireNonNull(host, "host");
@@ -82,70 +91,74 @@ public record ServerConfig(String host, int port, String accountId, String regio
         if (maxIndexedMessages < 0) {
             throw new IllegalArgumentException("max indexed messages must be at least 1 (0 = from the heap): " + maxIndexedMessages);
         }
+        if (indexWindow < MIN_INDEX_WINDOW || indexWindow > MAX_INDEX_WINDOW) {
+            throw new IllegalArgumentException(indexWindowRule(indexWindow));
+        }
     }
 
     /** 127.0.0.1:9324, account 000000000000, us-east-1, RocksDB in ./data with fsync, system clock. */
     public static ServerConfig defaults() {
         return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_ACCOUNT_ID, DEFAULT_REGION, null,
                 StorageMode.ROCKSDB, DEFAULT_DATA_DIR, DurabilityMode.FSYNC, Clock.systemUTC(), List.of(),
-                DEFAULT_MAX_BODY_BYTES, LogFormat.TEXT, false, Cooldowns.AWS, PushConfig.NONE, 0, null, true);
+                DEFAULT_MAX_BODY_BYTES, LogFormat.TEXT, false, Cooldowns.AWS, PushConfig.NONE, 0, null, true,
+                DEFAULT_INDEX_WINDOW);
     }
 
     public ServerConfig withHost(String value) {
-        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
+        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
     }
 
     public ServerConfig withPort(int value) {
-        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
+        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
     }
 
     public ServerConfig withAccountId(String value) {
-        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
+        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
     }
 
     public ServerConfig withRegion(String value) {
-        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
+        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
     }
 
     /** null means: build queue URLs from each request's Host header. */
     public ServerConfig withAdvertisedUrl(String value) {
-        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
+        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
     }
 
     public ServerConfig withStorage(StorageMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
     }
 
     public ServerConfig withDataDir(Path value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
     }
 
     public ServerConfig withDurability(DurabilityMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
     }
 
     public ServerConfig withClock(Clock value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
     }
 
     public ServerConfig withQueues(List<QueueDefinition> value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
     }
 
     public ServerConfig withMaxBodyBytes(int value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
     }
 
     public ServerConfig withLogFormat(LogFormat value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
     }
 
     public ServerConfig withAccessLog(boolean value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value, cooldowns, push, maxIndexedMessages, journal, metrics);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
     }
 
     public ServerConfig withPush(PushConfig value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, value, maxIndexedMessages, journal, metrics);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, value, maxIndexedMessages, journal, metrics, indexWindow);
     }
 
     /** A queue URL is this plus {@code /account/name}: a query or fragment would end up in the middle of it. */
@@ -169,25 +182,46 @@ public record ServerConfig(String host, int port, String accountId, String regio
 
     public ServerConfig withCooldowns(Cooldowns value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, value, push, maxIndexedMessages, journal, metrics);
+                maxBodyBytes, logFormat, accessLog, value, push, maxIndexedMessages, journal, metrics, indexWindow);
     }
 
     /** The index budget; 0 = derived from the max heap. */
     public ServerConfig withMaxIndexedMessages(long value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, value, journal, metrics);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, value, journal, metrics, indexWindow);
     }
 
     /** The journal file (every applied command appended); null = none. */
     public ServerConfig withJournal(Path value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, value, metrics);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, value, metrics, indexWindow);
     }
 
     /** Metrics on or off. */
     public ServerConfig withMetrics(boolean value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, value);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, value, indexWindow);
+    }
+
+    /** The per-queue index window (visible messages indexed per queue). */
+    public ServerConfig withIndexWindow(long value) {
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, value);
+    }
+
+    /** The message for an index window out of range ({@link #MIN_INDEX_WINDOW}..{@link #MAX_INDEX_WINDOW}). */
+    public static String indexWindowRule(long value) {
+        return "the index window must be " + MIN_INDEX_WINDOW + ".." + MAX_INDEX_WINDOW
+                + " visible messages per queue, got " + value;
+    }
+
+    /** With the default index window (the form before the setting existed). */
+    public ServerConfig(String host, int port, String accountId, String region, String advertisedUrl,
+                        StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
+                        List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog,
+                        Cooldowns cooldowns, PushConfig push, long maxIndexedMessages, Path journal, boolean metrics) {
+        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes,
+                logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, DEFAULT_INDEX_WINDOW);
     }
 
     /** With metrics on (the form before the switch existed). */

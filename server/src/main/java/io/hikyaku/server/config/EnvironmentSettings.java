@@ -24,7 +24,8 @@ public final class EnvironmentSettings {
                 SettingValues.cooldowns("HIKYAKU_COOLDOWNS", value(env, "HIKYAKU_COOLDOWNS")),
                 SettingValues.positiveLong("HIKYAKU_MAX_INDEXED_MESSAGES", value(env, "HIKYAKU_MAX_INDEXED_MESSAGES")),
                 path(value(env, "HIKYAKU_JOURNAL")),
-                SettingValues.onOff("HIKYAKU_METRICS", value(env, "HIKYAKU_METRICS")));
+                SettingValues.onOff("HIKYAKU_METRICS", value(env, "HIKYAKU_METRICS")),
+                SettingValues.indexWindow("HIKYAKU_INDEX_WINDOW", value(env, "HIKYAKU_INDEX_WINDOW")));
     }
 
     /** Unset and empty both mean "not given". */

@@ -14,10 +14,19 @@ import java.nio.file.Path;
 public record Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
                        StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
                        LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns, Long maxIndexedMessages,
-                       Path journal, Boolean metrics) {
+                       Path journal, Boolean metrics, Long indexWindow) {
 
     public static final Settings NONE = new Settings(null, null, null, null, null, null, null, null, null, null, null, null, null,
-            null, null);
+            null, null, null);
+
+    /** Without an index window setting. */
+    public Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
+                    StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
+                    LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns, Long maxIndexedMessages,
+                    Path journal, Boolean metrics) {
+        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, maxBodyBytes, logFormat, accessLog,
+                cooldowns, maxIndexedMessages, journal, metrics, null);
+    }
 
     /** Without a metrics setting. */
     public Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
@@ -68,6 +77,7 @@ public record Settings(String host, Integer port, String accountId, String regio
         if (maxIndexedMessages != null) c = c.withMaxIndexedMessages(maxIndexedMessages);
         if (journal != null) c = c.withJournal(journal);
         if (metrics != null) c = c.withMetrics(metrics);
+        if (indexWindow != null) c = c.withIndexWindow(indexWindow);
         return c;
     }
 }
