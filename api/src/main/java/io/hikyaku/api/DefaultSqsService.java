@@ -2,6 +2,7 @@ package io.hikyaku.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.engine.EngineShard;
+import io.hikyaku.engine.QueueEngine;
 import io.hikyaku.engine.store.Store;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
@@ -32,12 +33,12 @@ final class DefaultSqsService implements SqsService, ServiceView {
 
     /** {@code cooldowns} false: no 60-second waits (the server's {@code --cooldowns off}). */
     DefaultSqsService(Store store, Clock clock, boolean cooldowns) {
-        this(store, clock, CommandQueue.CAPACITY, cooldowns, Long.MAX_VALUE, line -> { }, 1);
+        this(store, clock, CommandQueue.CAPACITY, cooldowns, Long.MAX_VALUE, QueueEngine.DEFAULT_INDEX_WINDOW, line -> { }, 1);
     }
 
     /** With another command queue capacity (tests). */
     DefaultSqsService(Store store, Clock clock, int commandCapacity) {
-        this(store, clock, commandCapacity, true, Long.MAX_VALUE, line -> { }, 1);
+        this(store, clock, commandCapacity, true, Long.MAX_VALUE, QueueEngine.DEFAULT_INDEX_WINDOW, line -> { }, 1);
     }
 
     /**
@@ -46,15 +47,21 @@ final class DefaultSqsService implements SqsService, ServiceView {
      */
     DefaultSqsService(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
                       java.util.function.Consumer<String> log) {
-        this(store, clock, CommandQueue.CAPACITY, cooldowns, maxIndexedMessages, log, 1);
+        this(store, clock, CommandQueue.CAPACITY, cooldowns, maxIndexedMessages, QueueEngine.DEFAULT_INDEX_WINDOW, log, 1);
+    }
+
+    /** And with a per-queue index window of {@code indexWindow} visible messages (the server's {@code --index-window}). */
+    DefaultSqsService(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages, long indexWindow,
+                      java.util.function.Consumer<String> log) {
+        this(store, clock, CommandQueue.CAPACITY, cooldowns, maxIndexedMessages, indexWindow, log, 1);
     }
 
     /**
      * With {@code shardCount} engine shards (the server's {@code --engine-shards}); each gets an
      * equal part of the index budget and a command queue of {@code commandCapacity}.
      */
-    DefaultSqsService(Store store, Clock clock, int commandCapacity, boolean cooldowns,
-                      long maxIndexedMessages, java.util.function.Consumer<String> log, int shardCount) {
+    DefaultSqsService(Store store, Clock clock, int commandCapacity, boolean cooldowns, long maxIndexedMessages,
+                      long indexWindow, java.util.function.Consumer<String> log, int shardCount) {
         this.store = store;
         this.recovery = new StoreRecovery(clock);
         StoreFence fence = new StoreFence(store, recovery::start);
@@ -63,7 +70,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
         this.shards = new Shard[shardCount];
         for (int i = 0; i < shardCount; i++) {
             shards[i] = new Shard(new EngineShard(i, shardCount), fence, clock, DEFAULT_REGION, commandCapacity,
-                    cooldowns, budget, io.hikyaku.engine.QueueEngine.DEFAULT_INDEX_WINDOW, log, () -> events);
+                    cooldowns, budget, indexWindow, log, () -> events);
         }
         java.util.List<EngineGate> gates = new java.util.ArrayList<>();
         java.util.List<Receiver> receivers = new java.util.ArrayList<>();

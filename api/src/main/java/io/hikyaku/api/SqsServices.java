@@ -41,18 +41,6 @@ public final class SqsServices {
     }
 
     /**
-     * As {@link #create(Store, Clock, boolean, long, Consumer)} with {@code engineShards} engines side
-     * by side over the store, each owning the accounts that hash to it ({@link io.hikyaku.engine.EngineShard}):
-     * commands on different shards run in parallel, each shard on its own thread and lock. The index
-     * budget is shared out equally.
-     */
-    public static SqsService create(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
-                                    Consumer<String> log, int engineShards) {
-        return new DefaultSqsService(store, clock, CommandQueue.CAPACITY, cooldowns, maxIndexedMessages, log,
-                engineShards);
-    }
-
-    /**
      * As {@link #create(Store, Clock, boolean, long, Consumer)}; every command the service applies
      * also goes to {@code sink}, in apply order (the server's {@code --journal}).
      */
@@ -60,6 +48,37 @@ public final class SqsServices {
                                     Consumer<String> log, io.hikyaku.engine.command.CommandSink sink) {
         DefaultSqsService service = new DefaultSqsService(store, clock, cooldowns, maxIndexedMessages, log);
         service.commandSink(sink);
+        return service;
+    }
+
+    /**
+     * As {@link #create(Store, Clock, boolean, long, Consumer, io.hikyaku.engine.command.CommandSink)},
+     * with a per-queue index window: a queue keeps at most {@code indexWindow} visible messages in
+     * memory, the rest of its backlog stays in the store (the server's {@code --index-window}).
+     * {@code sink} may be {@code CommandSink.NONE}.
+     */
+    public static SqsService create(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
+                                    long indexWindow, Consumer<String> log, io.hikyaku.engine.command.CommandSink sink) {
+        DefaultSqsService service = new DefaultSqsService(store, clock, cooldowns, maxIndexedMessages, indexWindow, log);
+        service.commandSink(sink);
+        return service;
+    }
+
+    /**
+     * As {@link #create(Store, Clock, boolean, long, long, Consumer, io.hikyaku.engine.command.CommandSink)}
+     * with {@code engineShards} engines side by side over the store, each owning the accounts that hash
+     * to it ({@link io.hikyaku.engine.EngineShard}): commands of different shards run in parallel, each
+     * shard on its own thread and lock. The index budget is shared out equally. A {@code sink} other
+     * than {@code CommandSink.NONE} needs one shard.
+     */
+    public static SqsService create(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
+                                    long indexWindow, Consumer<String> log, io.hikyaku.engine.command.CommandSink sink,
+                                    int engineShards) {
+        DefaultSqsService service = new DefaultSqsService(store, clock, CommandQueue.CAPACITY, cooldowns,
+                maxIndexedMessages, indexWindow, log, engineShards);
+        if (sink != io.hikyaku.engine.command.CommandSink.NONE) {
+            service.commandSink(sink);
+        }
         return service;
     }
 }

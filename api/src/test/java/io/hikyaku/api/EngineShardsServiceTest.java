@@ -25,7 +25,7 @@ class EngineShardsServiceTest {
     private final FaultInjectingStore store = new FaultInjectingStore(new MemoryStore());
     private final MutableClock clock = new MutableClock(1_700_000_000_000L);
     private final DefaultSqsService service = new DefaultSqsService(store, clock, CommandQueue.CAPACITY, true,
-            Long.MAX_VALUE, line -> { }, 2);
+            Long.MAX_VALUE, io.hikyaku.engine.QueueEngine.DEFAULT_INDEX_WINDOW, line -> { }, 2);
 
     private static String accountOn(int shard) {
         for (long n = 200000000000L; ; n++) {

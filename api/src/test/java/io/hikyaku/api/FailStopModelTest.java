@@ -166,7 +166,8 @@ class FailStopModelTest {
         private void start() {
             store = new FaultInjectingStore(disk);
             service = shards == 1 ? SqsServices.create(store, clock)
-                    : new DefaultSqsService(store, clock, CommandQueue.CAPACITY, true, Long.MAX_VALUE, line -> { }, shards);
+                    : new DefaultSqsService(store, clock, CommandQueue.CAPACITY, true, Long.MAX_VALUE,
+                            io.hikyaku.engine.QueueEngine.DEFAULT_INDEX_WINDOW, line -> { }, shards);
         }
 
         private void injectFaults() {

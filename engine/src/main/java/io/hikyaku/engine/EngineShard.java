@@ -72,6 +72,11 @@ public record EngineShard(int index, int count) {
                 : ("queue-ids/" + index).getBytes(StandardCharsets.UTF_8);
     }
 
+    /** The META key of this shard's last applied time ({@code applied-at} alone for one shard). */
+    byte[] appliedAtKey() {
+        return count == 1 ? Keys.APPLIED_AT : ("applied-at/" + index).getBytes(StandardCharsets.UTF_8);
+    }
+
     /** Whether a META key is a queue id counter (one shard's, or the single engine's). */
     static boolean isCounterKey(byte[] key) {
         if (java.util.Arrays.equals(key, Keys.QUEUE_ID_COUNTER)) {

@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
  * META          "queue-ids"                        -> last queue id (i64)
  * META          's' queueId(8)                     -> reserved message seq upper bound (i64)
  * META          'p' queueId(8)                     -> purge bound: messages below this seq were purged (i64)
+ * META          "applied-at"                       -> the time of the last tick that wrote it (i64; a load starts there at the earliest)
+ * META          "queue-ids/" i, "applied-at/" i    -> the same two for engine shard i of several (EngineShard)
  * QUEUES        queueId(8)                         -> queue record
  * MESSAGES      queueId(8) seq(8)                  -> immutable message (written once, deleted once)
  * MESSAGE_STATE queueId(8) seq(8)                  -> receive state (only after first receive)
@@ -24,6 +26,7 @@ final class Keys {
     private Keys() {}
 
     static final byte[] QUEUE_ID_COUNTER = "queue-ids".getBytes(StandardCharsets.UTF_8);
+    static final byte[] APPLIED_AT = "applied-at".getBytes(StandardCharsets.UTF_8);
 
     static byte[] seqReservation(long queueId) {
         return ByteBuffer.allocate(9).put((byte) 's').putLong(queueId).array();

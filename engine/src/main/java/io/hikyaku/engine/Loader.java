@@ -22,7 +22,8 @@ final class Loader {
     private final QueueEngine engine;
     private final Store store;
 
-    private final long loadedAt;
+    /** The given load time, raised to the stored last applied time once META is read. */
+    private long loadedAt;
     /** Queue ids of other shards' queues (several engines over one store): never leftovers. */
     private final java.util.Set<Long> foreign = new java.util.HashSet<>();
     /** Ids up to this were allocated before the load began (see {@link #isLeftover}). */
@@ -30,7 +31,8 @@ final class Loader {
 
     /**
      * {@code loadedAt} stamps the load like any command: messages due by then come back VISIBLE
-     * directly (Long.MIN_VALUE: all wait for the first advance, as before).
+     * directly (Long.MIN_VALUE: all wait for the first advance, as before). A load is never stamped
+     * before the time the store says was applied (META "applied-at"): it starts at the later of the two.
      */
     Loader(QueueEngine engine, Store store, long loadedAt) {
         this.engine = engine;
@@ -49,9 +51,12 @@ final class Loader {
                 reserved.put(ByteBuffer.wrap(k, 1, 8).getLong(), Dec.of(v, 1, "seq reservation").i64());
             } else if (k.length == 9 && k[0] == 'p') {
                 purged.put(ByteBuffer.wrap(k, 1, 8).getLong(), Dec.of(v, 1, "purge bound").i64());
+            } else if (java.util.Arrays.equals(k, engine.shard.appliedAtKey())) { // this shard's own
+                engine.loadedAppliedAt(Dec.of(v, 1, "applied-at").i64());
             }
             return true;
         });
+        loadedAt = engine.appliedAt(); // max(given, stored): the rest of the load happens then
         // Ids above this were allocated after the scan of META began: a queue being created right
         // now by another shard (while this one reloads), whose record this load may not see.
         floor = engine.queueIdCounter();

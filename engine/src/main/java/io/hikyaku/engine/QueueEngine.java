@@ -30,7 +30,11 @@ import java.util.regex.Pattern;
  */
 public final class QueueEngine {
 
+    /** Per queue, visible messages indexed at most unless a load says otherwise (ENGINE.md "Memory"). */
+    public static final long DEFAULT_INDEX_WINDOW = IndexBudget.DEFAULT_WINDOW;
     static final long PURGE_WINDOW_MS = 60_000;
+    /** A tick with nothing else to write stores the applied time at most this often (command time). */
+    static final long APPLIED_AT_EVERY_MS = 1_000;
     static final long MAX_VISIBILITY_MS = 43_200_000L;
     private static final Pattern QUEUE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,80}");
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
@@ -52,13 +56,13 @@ public final class QueueEngine {
     /** Queues that gained visible messages outside tick (lazy timers, DLQ moves); tick reports them. */
     private final Set<QueueRef> pendingWakeups = new LinkedHashSet<>();
     private long queueIdCounter;
-    /** Visible messages a queue indexes at most by default (ENGINE.md "Memory"). */
-    public static final long DEFAULT_INDEX_WINDOW = IndexBudget.DEFAULT_WINDOW;
     /** The accounts this engine serves (all of them unless several engines share the store). */
     final EngineShard shard;
     private EngineEvents events = EngineEvents.NONE;
     /** The time of the last command applied (the load counts as one): commands arrive in time order. */
     private long appliedAt;
+    /** The time stored under META "applied-at" (written by ticks; Long.MIN_VALUE: none yet). */
+    private long storedAppliedAt = Long.MIN_VALUE;
     /**
      * False (`--cooldowns off`, a deviation from SQS for test suites): no 60 s wait after PurgeQueue
      * or before a deleted queue's name is free again, and a DeduplicationScope change applies at once.
@@ -195,6 +199,12 @@ public final class QueueEngine {
     }
 
     // ---- loader hooks ----
+
+    /** The stored last applied time: the load starts there unless it was given a later one. */
+    void loadedAppliedAt(long value) {
+        storedAppliedAt = value;
+        appliedAt = Math.max(appliedAt, value);
+    }
 
     /** The highest queue id the store has seen (any shard's); this engine allocates above it. */
     void loadedQueueIdCounter(long value) {
@@ -960,8 +970,25 @@ public final class QueueEngine {
         tasks.tick(now, b);
         woken.addAll(pendingWakeups);
         pendingWakeups.clear();
+        storeAppliedAt(now, b);
         CompletableFuture<Void> written = b.isEmpty() ? DONE : store.write(b);
         return new Ticked(woken, written);
+    }
+
+    /**
+     * Records {@code now} as the last applied time (META "applied-at", where the next load starts at
+     * the earliest) in a batch the tick writes anyway, or at most once a second of command time when
+     * it writes nothing else: a tick-only key costs nothing per message, and a value up to a tick
+     * interval old is enough (ENGINE.md "Journal": it only has to be no later than the commands
+     * that follow).
+     */
+    private void storeAppliedAt(long now, StoreBatch b) {
+        boolean due = storedAppliedAt == Long.MIN_VALUE || now - storedAppliedAt >= APPLIED_AT_EVERY_MS;
+        if (now == storedAppliedAt || (b.isEmpty() && !due)) {
+            return;
+        }
+        b.put(Keyspace.META, shard.appliedAtKey(), Enc.version(1).i64(now).done());
+        storedAppliedAt = now;
     }
 
     /** True when {@code queue} has a message a receive at {@code now} could return (for long polls). */

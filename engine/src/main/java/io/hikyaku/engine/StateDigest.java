@@ -66,6 +66,9 @@ final class StateDigest {
                 if (EngineShard.isCounterKey(k)) {
                     return java.util.Arrays.equals(k, shard.counterKey());
                 }
+                if (java.util.Arrays.equals(k, shard.appliedAtKey())) {
+                    return true;
+                }
                 return k.length == 9 && ownQueue(engine, java.nio.ByteBuffer.wrap(k, 1, 8).getLong());
             case HOUSEKEEPING:
                 String rest = new String(k, 1, k.length - 1, StandardCharsets.UTF_8);

@@ -72,6 +72,34 @@ class IndexWindowTest {
     }
 
     @Test
+    void theWindowIsALoadParameterAReloadWithAnotherOneIndexesThatMuch() {
+        QueueRef q = f.create("q");
+        List<String> sent = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            sent.add("m" + i);
+            f.send(q, "m" + i);
+        }
+        assertThat(f.engine.indexWindow()).isEqualTo(WINDOW);
+        // the public load with a window (what the server's --index-window and a journal replay use)
+        f.engine = new QueueEngine(disk, "us-east-1", f.now, BUDGET, 2 * WINDOW);
+        assertThat(f.engine.indexWindow()).isEqualTo(2 * WINDOW);
+        assertThat(f.engine.indexedMessages()).as("the head, up to the new window").isEqualTo(2 * WINDOW);
+        assertThat(f.counts(q)).isEqualTo(new QueueCounts(300, 0, 0));
+        List<String> got = new ArrayList<>();
+        for (int round = 0; round < 100_000 && got.size() < sent.size(); round++) {
+            f.engine.tick(f.now);
+            for (ReceivedMessage m : f.receive(q, 10)) {
+                got.add(m.body());
+                f.delete(q, m);
+            }
+            assertThat(f.engine.queues.require(q).visible).isLessThanOrEqualTo(2 * WINDOW);
+        }
+        assertThat(got).isEqualTo(sent);
+        assertThat(new QueueEngine(disk, "us-east-1", f.now, BUDGET).indexWindow())
+                .as("without one: the default").isEqualTo(QueueEngine.DEFAULT_INDEX_WINDOW);
+    }
+
+    @Test
     void messagesInFlightDoNotTakeTheWindowSoTheNextCommandPagesMoreIn() {
         QueueRef q = f.create("q");
         for (int i = 0; i < 200; i++) {

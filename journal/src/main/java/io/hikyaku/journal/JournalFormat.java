@@ -6,7 +6,10 @@ package io.hikyaku.journal;
  * <ul>
  *   <li>{@link #LOAD}: an engine was loaded from the store: loadedAt (long), the index budget
  *       (long), cooldowns (byte 0/1), whether the store held no queue (byte 0/1), the default
- *       region and the kind of store (DataOutput UTF each). The first frame of every server start, and after a storage failure.</li>
+ *       region and the kind of store (DataOutput UTF each); since load version 2, then the load
+ *       version byte ({@link #LOAD_VERSION}) and the per-queue index window (long). A version-1
+ *       frame ends after the store kind and replays with the default window. The first frame of
+ *       every server start, and after a storage failure.</li>
  *   <li>{@link #COMMAND}: one applied command in the {@code CommandCodec} form.</li>
  *   <li>{@link #DIGEST}: the state digest when the server stopped (DataOutput UTF).</li>
  * </ul>
@@ -19,6 +22,11 @@ final class JournalFormat {
     static final byte LOAD = 'L';
     static final byte COMMAND = 'C';
     static final byte DIGEST = 'D';
+    /**
+     * The LOAD frame's layout: 1 = the fields up to the store kind; 2 = then this byte and the index
+     * window. Fields are only ever appended, so a reader takes what a frame has and defaults the rest.
+     */
+    static final byte LOAD_VERSION = 2;
     /** A frame larger than this is damage (the largest command, a batch of ten 1 MiB messages, is ~11 MiB). */
     static final int MAX_FRAME = 64 << 20;
 

@@ -88,11 +88,13 @@ public final class JournalReplay {
                     boolean empty = p.readByte() == 1;
                     String region = p.readUTF();
                     String storage = p.readUTF();
+                    // Load version 1 (before the window was recorded) ran with the default window.
+                    long window = p.available() > 0 && p.readByte() >= 2 ? p.readLong() : QueueEngine.DEFAULT_INDEX_WINDOW;
                     if (loads == 0) {
                         startedEmpty = empty;
                         store = storeFor.apply(storage);
                     }
-                    engine = new QueueEngine(store, region, loadedAt, budget);
+                    engine = new QueueEngine(store, region, loadedAt, budget, window);
                     engine.cooldowns(cooldowns);
                     loads++;
                 } else if (kind == JournalFormat.COMMAND) {

@@ -97,6 +97,8 @@ public final class JournalWriter implements CommandSink, AutoCloseable {
             frame.writeByte(engine.snapshot().isEmpty() ? 1 : 0);
             frame.writeUTF(region);
             frame.writeUTF(storage);
+            frame.writeByte(JournalFormat.LOAD_VERSION);
+            frame.writeLong(engine.indexWindow());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e); // a byte array does not fail
         }

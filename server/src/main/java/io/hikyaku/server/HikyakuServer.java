@@ -176,11 +176,9 @@ public final class HikyakuServer implements AutoCloseable {
             if (config.journal() != null) {
                 journal = openJournal(config);
             }
-            service = journal == null
-                    ? SqsServices.create(store.health(), config.clock(), config.cooldowns() == Cooldowns.AWS,
-                            MemoryBudget.resolve(config.maxIndexedMessages()), LOG::warn, config.engineShards())
-                    : SqsServices.create(store.health(), config.clock(), config.cooldowns() == Cooldowns.AWS,
-                            MemoryBudget.resolve(config.maxIndexedMessages()), LOG::warn, journal);
+            service = SqsServices.create(store.health(), config.clock(), config.cooldowns() == Cooldowns.AWS,
+                    MemoryBudget.resolve(config.maxIndexedMessages()), config.indexWindow(), LOG::warn,
+                    journal == null ? io.hikyaku.engine.command.CommandSink.NONE : journal, config.engineShards());
         } catch (RuntimeException e) {
             if (journal != null) {
                 journal.close();

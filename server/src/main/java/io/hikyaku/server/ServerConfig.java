@@ -32,11 +32,14 @@ import java.util.Objects;
  *                      answers with no datapoints (docs/operations.md "Monitoring")
  * @param engineShards  engines side by side, each owning the accounts that hash to it, each on its own
  *                      thread (docs/architecture.md "Engine shards"); 1 = one engine for everything
+ * @param indexWindow   per queue, visible messages kept in the in-memory index at most (the rest stay on
+ *                      disk, paged in as the queue drains; ENGINE.md "Memory"); {@link #MIN_INDEX_WINDOW}..{@link #MAX_INDEX_WINDOW}
  */
 public record ServerConfig(String host, int port, String accountId, String region, String advertisedUrl,
                            StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
                            List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog,
-                           Cooldowns cooldowns, PushConfig push, long maxIndexedMessages, Path journal, boolean metrics, int engineShards) {
+                           Cooldowns cooldowns, PushConfig push, long maxIndexedMessages, Path journal, boolean metrics,
+                           long indexWindow, int engineShards) {
 
     /** Engines side by side at most (each has an engine thread and a timer thread). */
     public static final int MAX_ENGINE_SHARDS = 64;
@@ -51,6 +54,12 @@ public record ServerConfig(String host, int port, String accountId, String regio
      * some characters; 4 MiB admits every valid request with headroom and still bounds memory.
      */
     public static final int DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+    /** The engine's default per-queue index window (65,536 visible messages, ~6-10 MiB of heap a full queue). */
+    public static final long DEFAULT_INDEX_WINDOW = io.hikyaku.engine.QueueEngine.DEFAULT_INDEX_WINDOW;
+    /** Below one page-in (1,024 messages) a draining queue would page in for nearly every receive. */
+    public static final long MIN_INDEX_WINDOW = 1_024;
+    /** 16 Mi messages: ~2 GiB of heap for one full queue; past that the window bounds nothing useful. */
+    public static final long MAX_INDEX_WINDOW = 16L << 20;
 
     public ServerConfig {
         if (engineShards < 1 || engineShards > MAX_ENGINE_SHARDS) {
@@ -92,70 +101,74 @@ public record ServerConfig(String host, int port, String accountId, String regio
         if (maxIndexedMessages < 0) {
             throw new IllegalArgumentException("max indexed messages must be at least 1 (0 = from the heap): " + maxIndexedMessages);
         }
+        if (indexWindow < MIN_INDEX_WINDOW || indexWindow > MAX_INDEX_WINDOW) {
+            throw new IllegalArgumentException(indexWindowRule(indexWindow));
+        }
     }
 
     /** 127.0.0.1:9324, account 000000000000, us-east-1, RocksDB in ./data with fsync, system clock. */
     public static ServerConfig defaults() {
         return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_ACCOUNT_ID, DEFAULT_REGION, null,
                 StorageMode.ROCKSDB, DEFAULT_DATA_DIR, DurabilityMode.FSYNC, Clock.systemUTC(), List.of(),
-                DEFAULT_MAX_BODY_BYTES, LogFormat.TEXT, false, Cooldowns.AWS, PushConfig.NONE, 0, null, true, 1);
+                DEFAULT_MAX_BODY_BYTES, LogFormat.TEXT, false, Cooldowns.AWS, PushConfig.NONE, 0, null, true,
+                DEFAULT_INDEX_WINDOW, 1);
     }
 
     public ServerConfig withHost(String value) {
-        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, engineShards);
+        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withPort(int value) {
-        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, engineShards);
+        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withAccountId(String value) {
-        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, engineShards);
+        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withRegion(String value) {
-        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, engineShards);
+        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     /** null means: build queue URLs from each request's Host header. */
     public ServerConfig withAdvertisedUrl(String value) {
-        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, engineShards);
+        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withStorage(StorageMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withDataDir(Path value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withDurability(DurabilityMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withClock(Clock value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withQueues(List<QueueDefinition> value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withMaxBodyBytes(int value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withLogFormat(LogFormat value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withAccessLog(boolean value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value, cooldowns, push, maxIndexedMessages, journal, metrics, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withPush(PushConfig value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, value, maxIndexedMessages, journal, metrics, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, value, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     /** A queue URL is this plus {@code /account/name}: a query or fragment would end up in the middle of it. */
@@ -179,34 +192,56 @@ public record ServerConfig(String host, int port, String accountId, String regio
 
     public ServerConfig withCooldowns(Cooldowns value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, value, push, maxIndexedMessages, journal, metrics, engineShards);
+                maxBodyBytes, logFormat, accessLog, value, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     /** The index budget; 0 = derived from the max heap. */
     public ServerConfig withMaxIndexedMessages(long value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, value, journal, metrics, engineShards);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, value, journal, metrics, indexWindow, engineShards);
     }
 
     /** The journal file (every applied command appended); null = none. */
     public ServerConfig withJournal(Path value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, value, metrics, engineShards);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, value, metrics, indexWindow, engineShards);
     }
 
     /** Metrics on or off. */
     public ServerConfig withMetrics(boolean value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, value, engineShards);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, value, indexWindow, engineShards);
+    }
+
+    /** The per-queue index window (visible messages indexed per queue). */
+    public ServerConfig withIndexWindow(long value) {
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, value, engineShards);
+    }
+
+    /** The message for an index window out of range ({@link #MIN_INDEX_WINDOW}..{@link #MAX_INDEX_WINDOW}). */
+    public static String indexWindowRule(long value) {
+        return "the index window must be " + MIN_INDEX_WINDOW + ".." + MAX_INDEX_WINDOW
+                + " visible messages per queue, got " + value;
     }
 
     /** With one engine shard (the form before shards existed). */
     public ServerConfig(String host, int port, String accountId, String region, String advertisedUrl,
                         StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
                         List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog,
+                        Cooldowns cooldowns, PushConfig push, long maxIndexedMessages, Path journal, boolean metrics,
+                        long indexWindow) {
+        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes,
+                logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, 1);
+    }
+
+    /** With the default index window (the form before the setting existed). */
+    public ServerConfig(String host, int port, String accountId, String region, String advertisedUrl,
+                        StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
+                        List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog,
                         Cooldowns cooldowns, PushConfig push, long maxIndexedMessages, Path journal, boolean metrics) {
         this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes,
-                logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, 1);
+                logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, DEFAULT_INDEX_WINDOW);
     }
 
     /** With metrics on (the form before the switch existed). */
@@ -237,6 +272,7 @@ public record ServerConfig(String host, int port, String accountId, String regio
 
     /** Engines side by side, each owning the accounts that hash to it. */
     public ServerConfig withEngineShards(int value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, value);
+        ServerConfig c = this;
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, value);
     }
 }

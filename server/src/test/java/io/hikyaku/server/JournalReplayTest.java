@@ -80,6 +80,82 @@ class JournalReplayTest {
         Replay wrong = replay("--journal", journal.toString(), "--expect-digest", "00" + digest.substring(2));
         assertThat(wrong.exit).isEqualTo(1);
         assertThat(wrong.out).contains("DIFFERS from --expect-digest");
+
+        Path old = asLoadVersion1(journal, dir.resolve("v1.journal"));
+        Replay v1 = replay("--journal", old.toString());
+        assertThat(v1.exit).as("load frames without a window replay with the default one, which the server had")
+                .isZero();
+        assertThat(v1.digest()).isEqualTo(digest);
+    }
+
+    @Test
+    void aJournalRecordsTheIndexWindowAndTheReplayUsesIt() throws Exception {
+        Path journal = dir.resolve("window.journal");
+        ServerConfig config = ServerConfig.defaults().withPort(0).withDataDir(dir.resolve("data"))
+                .withDurability(DurabilityMode.NONE).withJournal(journal).withIndexWindow(1024);
+        String backlog;
+        try (HikyakuServer server = HikyakuServer.start(config); JsonSqs sqs = new JsonSqs(server.port())) {
+            backlog = create(sqs, "backlog", JsonSqs.input());
+            sendBatches(sqs, backlog, 0, 150); // 1,500 messages: past the window, the rest on disk
+            for (JsonNode m : sqs.receive(backlog, 10)) {
+                sqs.call("DeleteMessage", JsonSqs.input().put("QueueUrl", backlog)
+                        .put("ReceiptHandle", m.path("ReceiptHandle").asText()));
+            }
+        }
+        try (HikyakuServer server = HikyakuServer.start(config); JsonSqs sqs = new JsonSqs(server.port())) {
+            sendBatches(sqs, backlog, 150, 20); // a restart: a load frame with the window again
+            sqs.receive(backlog, 10);
+        }
+        Replay replay = replay("--journal", journal.toString());
+        assertThat(replay.exit).as(replay.out).isZero();
+        assertThat(replay.out).contains("(2 loads)").contains("matches the digest the server recorded at stop");
+
+        // The same journal as an older server wrote it (no window in its load frames): replayed with
+        // the default window, the indexes differ from the server's, and the replay says so.
+        Replay withoutWindow = replay("--journal", asLoadVersion1(journal, dir.resolve("v1.journal")).toString());
+        assertThat(withoutWindow.exit).as(withoutWindow.out).isEqualTo(1);
+        assertThat(withoutWindow.digest()).isNotEqualTo(replay.digest());
+    }
+
+    private static void sendBatches(JsonSqs sqs, String queue, int from, int batches) throws Exception {
+        for (int b = from; b < from + batches; b++) {
+            ObjectNode batch = JsonSqs.input().put("QueueUrl", queue);
+            var entries = batch.putArray("Entries");
+            for (int i = 0; i < 10; i++) {
+                entries.addObject().put("Id", "e" + i).put("MessageBody", "m" + b + "-" + i);
+            }
+            sqs.call("SendMessageBatch", batch);
+        }
+    }
+
+    /**
+     * {@code journal} as a server before the recorded window wrote it: every load frame ends after
+     * the store kind (its trailing load version byte and window, 9 bytes, cut).
+     */
+    private static Path asLoadVersion1(Path journal, Path out) throws Exception {
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(Files.readAllBytes(journal));
+        java.io.ByteArrayOutputStream copy = new java.io.ByteArrayOutputStream();
+        byte[] header = new byte[5];
+        in.get(header);
+        copy.write(header);
+        java.io.DataOutputStream frames = new java.io.DataOutputStream(copy);
+        int loads = 0;
+        while (in.remaining() >= 4) {
+            byte[] frame = new byte[in.getInt()];
+            in.get(frame);
+            int keep = frame.length;
+            if (frame[0] == 'L') {
+                assertThat(frame[frame.length - 9]).as("load version").isEqualTo((byte) 2);
+                keep -= 9;
+                loads++;
+            }
+            frames.writeInt(keep);
+            frames.write(frame, 0, keep);
+        }
+        frames.flush();
+        assertThat(loads).isPositive();
+        Files.write(out, copy.toByteArray());
+        return out;
     }
 
     @Test

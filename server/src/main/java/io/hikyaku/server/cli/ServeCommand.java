@@ -54,6 +54,9 @@ final class ServeCommand implements Subcommand {
             valued("max-indexed-messages", "N", "Messages (plus FIFO dedup entries) kept in the in-memory index; the rest "
                     + "stay on disk and are paged in as queues drain (default: from the max heap, see docs/operations.md "
                     + "\"Memory\"; env HIKYAKU_MAX_INDEXED_MESSAGES)."),
+            valued("index-window", "N", "Per queue, visible messages kept in the in-memory index, 1024..16777216; the "
+                    + "rest of a backlog stays on disk and is paged in as the queue drains (default 65536; "
+                    + "env HIKYAKU_INDEX_WINDOW; see docs/operations.md \"Memory\")."),
             valued("journal", "FILE", "Append every command the engine applies to FILE, for `hikyaku replay` "
                     + "(default off; env HIKYAKU_JOURNAL; see engine/ENGINE.md \"Journal\")."),
             valued("auth", "MODE", "none or sigv4 (default none; env HIKYAKU_AUTH). sigv4 verifies every signature "
@@ -100,7 +103,8 @@ final class ServeCommand implements Subcommand {
                 flags.string("region"), flags.string("advertised-url"), flags.choice("storage", StorageMode.class),
                 flags.path("data-dir"), flags.choice("durability", DurabilityMode.class), flags.integer("max-body-bytes"),
                 flags.choice("log-format", LogFormat.class), onOff(flags, "access-log"), flags.choice("cooldowns", Cooldowns.class),
-                positive(flags, "max-indexed-messages"), flags.path("journal"), onOff(flags, "metrics"), positiveInt(flags, "engine-shards"));
+                positive(flags, "max-indexed-messages"), flags.path("journal"), onOff(flags, "metrics"),
+                indexWindow(flags), positiveInt(flags, "engine-shards"));
         String templates = flags.string("sam-template");
         if (templates == null) {
             templates = env.get("HIKYAKU_SAM_TEMPLATES");
@@ -128,6 +132,14 @@ final class ServeCommand implements Subcommand {
         Long v = flags.number(name);
         if (v != null && v < 1) {
             throw new UsageException("invalid value for --" + name + ": '" + flags.string(name) + "' must be at least 1");
+        }
+        return v;
+    }
+
+    private static Long indexWindow(Flags flags) {
+        Long v = flags.number("index-window");
+        if (v != null && (v < ServerConfig.MIN_INDEX_WINDOW || v > ServerConfig.MAX_INDEX_WINDOW)) {
+            throw new UsageException("invalid value for --index-window: " + ServerConfig.indexWindowRule(v));
         }
         return v;
     }
@@ -186,6 +198,7 @@ final class ServeCommand implements Subcommand {
                 + (config.metrics() ? "" : ", metrics off")
                 + ", index budget " + MemoryBudget.resolve(config.maxIndexedMessages()) + " messages"
                 + (config.engineShards() > 1 ? ", " + config.engineShards() + " engine shards" : "")
+                + (config.indexWindow() != ServerConfig.DEFAULT_INDEX_WINDOW ? ", index window " + config.indexWindow() : "")
                 + (config.journal() != null ? ", journal " + config.journal() : "")
                 + ", auth " + security.auth().name().toLowerCase(Locale.ROOT) + ")");
         out.flush();

@@ -3,6 +3,7 @@ package io.hikyaku.server.config;
 import io.hikyaku.server.Cooldowns;
 import io.hikyaku.server.DurabilityMode;
 import io.hikyaku.server.LogFormat;
+import io.hikyaku.server.ServerConfig;
 import io.hikyaku.server.StorageMode;
 import java.util.Locale;
 
@@ -28,6 +29,15 @@ final class SettingValues {
         } catch (NumberFormatException e) {
             throw new ConfigException(source + ": not a whole number: " + text);
         }
+    }
+
+    /** The per-queue index window, within the server's bounds, or null when not given. */
+    static Long indexWindow(String source, String text) {
+        Long value = positiveLong(source, text);
+        if (value != null && (value < ServerConfig.MIN_INDEX_WINDOW || value > ServerConfig.MAX_INDEX_WINDOW)) {
+            throw new ConfigException(source + ": " + ServerConfig.indexWindowRule(value));
+        }
+        return value;
     }
 
     /** A whole number of at least 1 that fits an int (e.g. the engine shards), or null when not given. */

@@ -5,8 +5,6 @@ import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
 import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.CompactionOptionsFIFO;
-import org.rocksdb.CompactionStyle;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
@@ -62,8 +60,8 @@ final class Tuning implements AutoCloseable {
                 .setSstFileManager(sstFileManager)
                 .setMaxTotalWalSize(4 * options.memtableBudgetBytes())
                 .setMaxBackgroundJobs(2)
-                // Every table stays open (RocksDB requires it for DEDUP's age-based file drops, below);
-                // the JVM raises the soft descriptor limit to the hard one. See STORAGE.md.
+                // Every table stays open (no table-cache misses on reads); the JVM raises the soft
+                // descriptor limit to the hard one. See STORAGE.md.
                 .setMaxOpenFiles(-1)
                 .setKeepLogFileNum(3)
                 .setMaxLogFileSize(1L << 20)
@@ -86,7 +84,7 @@ final class Tuning implements AutoCloseable {
         defaultFamily = own(family(table, compression, Math.max(64 * 1024, options.messagesWriteBufferBytes() / 16)));
         for (Keyspace space : Keyspace.values()) {
             if (space == Keyspace.DEDUP) {
-                families.put(space, own(dedupFamily(options.messagesWriteBufferBytes(), dedupTableTtlSeconds())));
+                families.put(space, own(dedupFamily(options.messagesWriteBufferBytes())));
                 continue;
             }
             long buffer = space == Keyspace.MESSAGES
@@ -96,22 +94,18 @@ final class Tuning implements AutoCloseable {
         }
     }
 
-    /** How long after its flush a DEDUP table is dropped: twice the keyspace's promised entry lifetime. */
-    static long dedupTableTtlSeconds() {
-        return 2 * Keyspace.DEDUP.maxEntryLifetimeMillis() / 1000;
-    }
-
     /**
-     * DEDUP holds entries that are worthless five minutes after they are written and that are only
-     * read when the engine loads. Compacting them was most of a FIFO run's background CPU (their
-     * keys are hashes, so every new table overlapped every old one and each compaction rewrote the
-     * whole window). So: FIFO compaction, which never rewrites; a table is dropped whole once it is
-     * {@link #dedupTableTtlSeconds()} older than its flush (RocksDB dates a flushed table by the
-     * flush, so every entry in it is at least that old); no size limit, so nothing is dropped early;
-     * no compression (hashes and ids) and no bloom filter (nothing looks entries up one by one). The
-     * memtable is as large as MESSAGES's, so that fewer, larger tables stay open.
+     * DEDUP holds FIFO deduplication and receive-attempt entries, worthless five minutes after they
+     * are written, read only when the engine loads; the engine deletes every entry it wrote (by its
+     * own tick, in command time), so nothing here may drop data by age: a wall-clock drop is a
+     * state a replica or a journal replay, loading at another moment, would not see. Level
+     * compaction, like the other families: entries sit under (queue id, 'D', seq), so tables are
+     * written in key order per queue and a table that overlaps nothing below is moved down without
+     * a rewrite; an entry and its SingleDelete (written ~5 minutes later, in the same order) vanish
+     * together when they meet, and a level-0 trigger of 8 makes most of them meet in one rewrite. No compression (hashes and ids) and no bloom filter (nothing looks
+     * entries up one by one). The memtable is as large as MESSAGES's. See STORAGE.md.
      */
-    ColumnFamilyOptions dedupFamily(long buffer, long ttlSeconds) {
+    ColumnFamilyOptions dedupFamily(long buffer) {
         BlockBasedTableConfig table = new BlockBasedTableConfig()
                 .setBlockCache(cache)
                 .setCacheIndexAndFilterBlocks(true)
@@ -119,13 +113,20 @@ final class Tuning implements AutoCloseable {
         return new ColumnFamilyOptions()
                 .setTableFormatConfig(table)
                 .setCompressionType(CompressionType.NO_COMPRESSION)
+                .setBottommostCompressionType(CompressionType.NO_COMPRESSION)
                 .setWriteBufferSize(buffer)
                 .setMaxWriteBufferNumber(3)
-                .setCompactionStyle(CompactionStyle.FIFO)
-                .setCompactionOptionsFIFO(own(new CompactionOptionsFIFO()
-                        .setMaxTableFilesSize(Long.MAX_VALUE)
-                        .setAllowCompaction(false)))
-                .setTtl(ttlSeconds);
+                .setLevelCompactionDynamicLevelBytes(true)
+                .setTargetFileSizeBase(Math.max(buffer, 2L << 20))
+                .setMaxBytesForLevelBase(8 * Math.max(buffer, 2L << 20))
+                // Eight tables (~32 MiB) before a compaction, not two: a put mostly meets its delete in
+                // one rewrite (compaction writes 220 MB instead of 638 MB per 265 MB flushed, one queue;
+                // 656 instead of 857 MB with ten: bench/results/2026-12-06-dedup-deterministic.txt).
+                // Only a load reads DEDUP, by one scan, so more level-0 tables cost nothing else.
+                .setLevel0FileNumCompactionTrigger(8)
+                // No compaction by file age either (RocksDB's default 30 days): nothing here depends on a clock.
+                .setTtl(0)
+                .setPeriodicCompactionSeconds(0);
     }
 
     private static ColumnFamilyOptions family(BlockBasedTableConfig table, CompressionType compression,

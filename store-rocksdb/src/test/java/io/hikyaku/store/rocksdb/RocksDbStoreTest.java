@@ -95,44 +95,46 @@ class RocksDbStoreTest {
         assertThat(familyOptions(options, "MESSAGES")).contains("compression=kLZ4Compression");
         assertThat(familyOptions(options, "DEDUP")).as("hashes and ids: not worth compressing")
                 .contains("compression=kNoCompression");
-        assertThat(familyOptions(options, "DEDUP")).as("short-lived entries: tables dropped by age, never rewritten")
-                .contains("compaction_style=kCompactionStyleFIFO")
-                .contains("ttl=600")
-                .contains("max_table_files_size=" + Long.MAX_VALUE)
-                .contains("allow_compaction=false");
-        assertThat(Tuning.dedupTableTtlSeconds() * 1000).as("twice what the keyspace promises")
-                .isEqualTo(2 * Keyspace.DEDUP.maxEntryLifetimeMillis());
+        assertThat(familyOptions(options, "DEDUP")).as("nothing dropped or rewritten by a clock: a replica would differ")
+                .contains("compaction_style=kCompactionStyleLevel")
+                .contains("ttl=0")
+                .contains("periodic_compaction_seconds=0");
         assertThat(familyOptions(options, "MESSAGES")).contains("compaction_style=kCompactionStyleLevel");
-        assertThat(options).as("RocksDB drops tables by age only with every table open").contains("max_open_files=-1");
+        assertThat(options).as("every table stays open").contains("max_open_files=-1");
         assertThat(options).as("WAL files are reused (RocksDB would silently turn this off for an incompatible "
                 + "recovery mode)").contains("recycle_log_file_num=" + Tuning.RECYCLED_WAL_FILES)
                 .contains("wal_recovery_mode=kPointInTimeRecovery");
     }
 
     @Test
-    void dedupEntriesCompactedIntoLowerLevelsByAnEarlierVersionAreStillRead() throws Exception {
+    void dedupTablesAnEarlierVersionWroteUnderFifoCompactionAreStillRead() throws Exception {
         Path dir = tmp.resolve("data");
         try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
-            StoreBatch batch = new StoreBatch();
-            for (int i = 0; i < 100; i++) {
-                batch.put(Keyspace.DEDUP, b("d" + i), b("v" + i));
-            }
-            store.write(batch).get(10, TimeUnit.SECONDS);
+            store.write(new StoreBatch().put(Keyspace.META, b("m"), b("v"))).get(10, TimeUnit.SECONDS);
         }
-        // What an earlier version (level compaction for DEDUP) left behind: the entries in level 6.
+        // What an earlier version (FIFO compaction with a TTL for DEDUP) left behind: tables in level 0.
         List<byte[]> names;
         try (org.rocksdb.Options o = new org.rocksdb.Options()) {
             names = org.rocksdb.RocksDB.listColumnFamilies(o, dir.toString());
         }
         List<org.rocksdb.ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-        names.forEach(n -> descriptors.add(new org.rocksdb.ColumnFamilyDescriptor(n)));
+        org.rocksdb.ColumnFamilyOptions fifo = new org.rocksdb.ColumnFamilyOptions()
+                .setCompactionStyle(org.rocksdb.CompactionStyle.FIFO).setTtl(600);
+        names.forEach(n -> descriptors.add(s(n).equals("DEDUP") ? new org.rocksdb.ColumnFamilyDescriptor(n, fifo)
+                : new org.rocksdb.ColumnFamilyDescriptor(n)));
         List<org.rocksdb.ColumnFamilyHandle> handles = new ArrayList<>();
-        try (org.rocksdb.DBOptions o = new org.rocksdb.DBOptions();
-             org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(o, dir.toString(), descriptors, handles)) {
+        try (fifo; org.rocksdb.DBOptions o = new org.rocksdb.DBOptions().setMaxOpenFiles(-1);
+             org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(o, dir.toString(), descriptors, handles);
+             org.rocksdb.FlushOptions wait = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
             org.rocksdb.ColumnFamilyHandle dedup = handles.get(names.stream().map(StoreContractTest::s).toList()
                     .indexOf("DEDUP"));
-            db.compactRange(dedup);
-            assertThat(db.getProperty(dedup, "rocksdb.num-files-at-level6")).isEqualTo("1");
+            for (int i = 0; i < 100; i++) {
+                db.put(dedup, b("d" + i), b("v" + i));
+                if (i % 50 == 49) {
+                    db.flush(wait, dedup);
+                }
+            }
+            assertThat(db.getProperty(dedup, "rocksdb.num-files-at-level0")).isEqualTo("2");
             handles.forEach(org.rocksdb.ColumnFamilyHandle::close);
         }
         try (RocksDbStore store = RocksDbStore.open(dir, Durability.FSYNC)) {
