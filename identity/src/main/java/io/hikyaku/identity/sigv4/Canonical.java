@@ -170,6 +170,10 @@ public final class Canonical {
 
     /** Appends {@link #trimAll}'s result for {@code value}. */
     static void appendTrimmed(StringBuilder out, String value) {
+        if (alreadyTrimmed(value)) {
+            out.append(value); // the usual case, in one copy rather than char by char
+            return;
+        }
         boolean started = false;
         boolean space = false;
         for (int i = 0; i < value.length(); i++) {
@@ -185,6 +189,26 @@ public final class Canonical {
                 started = true;
             }
         }
+    }
+
+    /** No whitespace but single spaces between other characters: {@link #trimAll} would change nothing. */
+    private static boolean alreadyTrimmed(String value) {
+        int n = value.length();
+        if (n == 0) {
+            return true;
+        }
+        if (value.charAt(0) == ' ' || value.charAt(n - 1) == ' ') {
+            return false;
+        }
+        char previous = 0;
+        for (int i = 0; i < n; i++) {
+            char c = value.charAt(i);
+            if (c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0x0b || (c == ' ' && previous == ' ')) {
+                return false;
+            }
+            previous = c;
+        }
+        return true;
     }
 
     /** RFC 3986 encoding of UTF-8 bytes: A-Z a-z 0-9 - _ . ~ stay (and '/' if {@code keepSlash}). */

@@ -26,6 +26,7 @@ final class Scratch {
     /** HMAC of the string to sign: the expected signature. */
     final byte[] signature = new byte[32];
     private byte[] bytes = new byte[1024];
+    private char[] chars = new char[1024];
     private int encodedLength;
     private final MessageDigest sha256;
     private final Mac hmac;
@@ -104,6 +105,10 @@ final class Scratch {
      */
     private byte[] ascii(int from) {
         int n = text.length() - from;
+        if (chars.length < n) {
+            chars = new char[Math.max(n, chars.length * 2)];
+        }
+        text.getChars(from, from + n, chars, 0); // one bulk copy: charAt per char costs more than the hashing
         byte[] out = bytes;
         if (out.length < n) {
             out = new byte[Math.max(n, out.length * 2)];
@@ -111,12 +116,18 @@ final class Scratch {
                 bytes = out;
             }
         }
+        char[] in = chars;
+        int high = 0;
         for (int i = 0; i < n; i++) {
-            char c = text.charAt(from + i);
-            if (c >= 0x80) {
-                return null;
-            }
+            char c = in[i];
+            high |= c;
             out[i] = (byte) c;
+        }
+        if (chars.length > KEEP_LIMIT) {
+            chars = new char[1024];
+        }
+        if (high >= 0x80) {
+            return null;
         }
         encodedLength = n;
         return out;
