@@ -34,6 +34,8 @@ final class DefaultSqsService implements SqsService, ServiceView {
     private volatile io.hikyaku.engine.EngineEvents events = io.hikyaku.engine.EngineEvents.NONE;
     /** The engine's memory use as of its last call (metrics read it without the engine lock). */
     private volatile io.hikyaku.engine.IndexUsage indexUsage;
+    /** Every queue's Policy and tags, for authorization without the engine lock; follows each (re)loaded engine. */
+    private final AccessSnapshots access = new AccessSnapshots();
 
     DefaultSqsService(Store store, Clock clock) {
         this(store, clock, CommandQueue.CAPACITY);
@@ -76,6 +78,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
             QueueEngine engine = new QueueEngine(fence, DEFAULT_REGION, now, maxIndexedMessages, indexWindow);
             engine.cooldowns(cooldowns);
             engine.setEvents(events);
+            access.follow(engine);
             return engine;
         }, fence, clock);
         this.gate.afterEachCall(engine -> {
@@ -224,9 +227,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
 
     @Override
     public io.hikyaku.engine.QueueAccess queueAccess(String accountId, String name) {
-        io.hikyaku.engine.QueueAccess[] out = new io.hikyaku.engine.QueueAccess[1];
-        gate.lockedEvenIfFenced(() -> out[0] = gate.engineUnderLock().access(new io.hikyaku.engine.QueueRef(accountId, name)));
-        return out[0];
+        return access.get(accountId, name);
     }
 
     @Override
