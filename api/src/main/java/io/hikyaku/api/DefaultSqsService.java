@@ -148,12 +148,10 @@ final class DefaultSqsService implements SqsService, ServiceView {
         return all;
     }
 
+    /** Read without any engine lock, from the owning shard's snapshots ({@link AccessSnapshots}). */
     @Override
     public io.hikyaku.engine.QueueAccess queueAccess(String accountId, String name) {
-        EngineGate gate = shards[EngineShard.of(accountId, shards.length)].gate;
-        io.hikyaku.engine.QueueAccess[] out = new io.hikyaku.engine.QueueAccess[1];
-        gate.lockedEvenIfFenced(() -> out[0] = gate.engineUnderLock().access(new io.hikyaku.engine.QueueRef(accountId, name)));
-        return out[0];
+        return shards[EngineShard.of(accountId, shards.length)].access.get(accountId, name);
     }
 
     @Override

@@ -16,7 +16,7 @@ public interface ServiceView {
 
     /**
      * The Policy and tags of queue {@code name} of {@code accountId} (authorization reads them), or
-     * null when there is no such queue. Pure, holds the engine lock only for the lookup.
+     * null when there is no such queue. Pure, and lock-free: a snapshot the engine keeps current on every change.
      */
     default io.hikyaku.engine.QueueAccess queueAccess(String accountId, String name) {
         return null;

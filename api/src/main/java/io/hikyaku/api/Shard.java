@@ -32,6 +32,8 @@ final class Shard {
     private final MemoryReport memory;
     /** The engine's memory use as of its last call (metrics read it without the engine lock). */
     volatile io.hikyaku.engine.IndexUsage indexUsage;
+    /** Its queues' Policy and tags, for authorization without the engine lock; follows each (re)loaded engine. */
+    final AccessSnapshots access = new AccessSnapshots();
 
     /**
      * {@code maxIndexedMessages} is this shard's part of the index budget; {@code events} gives the
@@ -49,6 +51,7 @@ final class Shard {
             QueueEngine engine = new QueueEngine(lane, region, now, maxIndexedMessages, indexWindow, spec);
             engine.cooldowns(cooldowns);
             engine.setEvents(events.get());
+            access.follow(engine);
             return engine;
         }, lane, clock);
         this.gate.afterEachCall(engine -> {

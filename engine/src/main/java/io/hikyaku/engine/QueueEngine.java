@@ -59,6 +59,7 @@ public final class QueueEngine {
     /** The accounts this engine serves (all of them unless several engines share the store). */
     final EngineShard shard;
     private EngineEvents events = EngineEvents.NONE;
+    private AccessListener accessListener = AccessListener.NONE;
     /** The time of the last command applied (the load counts as one): commands arrive in time order. */
     private long appliedAt;
     /** The time stored under META "applied-at" (written by ticks; Long.MIN_VALUE: none yet). */
@@ -142,6 +143,26 @@ public final class QueueEngine {
     /** Where events that no result shows go (metrics); {@link EngineEvents#NONE} by default. */
     public void setEvents(EngineEvents events) {
         this.events = events == null ? EngineEvents.NONE : events;
+    }
+
+    /** Where changes of a queue's Policy and tags go; {@link AccessListener#NONE} by default. */
+    public void setAccessListener(AccessListener listener) {
+        this.accessListener = listener == null ? AccessListener.NONE : listener;
+    }
+
+    /** Every queue's Policy and tags as of now (to build a copy that {@link AccessListener} then keeps current). */
+    public void forEachAccess(AccessListener out) {
+        for (QueueState q : queues.byId.values()) {
+            out.changed(q.ref(), accessOf(q));
+        }
+    }
+
+    private static QueueAccess accessOf(QueueState q) {
+        return new QueueAccess(q.settings.values.get(AttributeRules.POLICY), q.tags);
+    }
+
+    private void accessChanged(QueueState q) {
+        accessListener.changed(q.ref(), accessOf(q));
     }
 
     /** The time of the last command applied; the next command must not be stamped earlier. */
@@ -262,6 +283,7 @@ public final class QueueEngine {
         }
         q.writeRecord(b);
         queues.add(q);
+        accessChanged(q);
         return commit(b, q.info());
     }
 
@@ -294,7 +316,7 @@ public final class QueueEngine {
     /** The queue's Policy and tags for authorization, or null when there is no such queue; a pure read. */
     public QueueAccess access(QueueRef queue) {
         QueueState q = queues.find(queue);
-        return q == null ? null : new QueueAccess(q.settings.values.get(AttributeRules.POLICY), q.tags);
+        return q == null ? null : accessOf(q);
     }
 
     /** The queue whose ARN this is, or null (any account). */
@@ -318,6 +340,7 @@ public final class QueueEngine {
         b.delete(Keyspace.META, Keys.seqReservation(q.id));
         b.delete(Keyspace.META, Keys.purgeBound(q.id));
         queues.remove(q);
+        accessListener.changed(q.ref(), null);
         deletedNames.deleted(q.accountId, q.name, now, b);
         return commit(b, null);
     }
@@ -403,6 +426,7 @@ public final class QueueEngine {
         }
         q.settings = next;
         q.lastModifiedAt = now;
+        accessChanged(q);
         StoreBatch b = new StoreBatch();
         q.writeRecord(b);
         // a shorter retention period may expire messages now
@@ -424,6 +448,7 @@ public final class QueueEngine {
         at(now);
         QueueState q = queues.require(queue);
         q.tags.putAll(tags);
+        accessChanged(q);
         StoreBatch b = new StoreBatch();
         q.writeRecord(b);
         return commit(b, null);
@@ -433,6 +458,7 @@ public final class QueueEngine {
         at(now);
         QueueState q = queues.require(queue);
         tagKeys.forEach(q.tags::remove);
+        accessChanged(q);
         StoreBatch b = new StoreBatch();
         q.writeRecord(b);
         return commit(b, null);
@@ -479,6 +505,7 @@ public final class QueueEngine {
             values.put(AttributeRules.POLICY, PolicyDocument.json(q.arn, q.permissions));
         }
         q.settings = new QueueSettings(values, q.settings.redrivePolicy, q.settings.redriveAllowPolicy);
+        accessChanged(q);
         StoreBatch b = new StoreBatch();
         q.writeRecord(b);
         return commit(b, null);

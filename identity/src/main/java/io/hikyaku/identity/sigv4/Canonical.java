@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The canonical request of SigV4, built from a request as received: method, canonical URI,
@@ -22,12 +23,24 @@ public final class Canonical {
      * @param presigned     true to leave X-Amz-Signature out of the query
      */
     public static String request(SignedRequest request, List<String> signedHeaders, String payloadHash, boolean presigned) {
-        return request.method() + '\n'
-                + uri(request.rawPath()) + '\n'
-                + query(request.rawQuery(), presigned) + '\n'
-                + headers(request, signedHeaders) + '\n'
-                + String.join(";", signedHeaders) + '\n'
-                + payloadHash;
+        StringBuilder out = new StringBuilder(256);
+        appendRequest(out, request, signedHeaders, String.join(";", signedHeaders), presigned);
+        return out.append(payloadHash).toString();
+    }
+
+    /**
+     * Appends the canonical request up to its last line, the payload hash, which the caller appends
+     * (the verifier writes it from the body's digest, without a String).
+     *
+     * @param signedHeaderLine {@code signedHeaders} joined with ';'
+     */
+    static void appendRequest(StringBuilder out, SignedRequest request, List<String> signedHeaders, String signedHeaderLine,
+                              boolean presigned) {
+        out.append(request.method()).append('\n')
+                .append(uri(request.rawPath())).append('\n')
+                .append(query(request.rawQuery(), presigned)).append('\n');
+        appendHeaders(out, request, signedHeaders);
+        out.append('\n').append(signedHeaderLine).append('\n');
     }
 
     /**
@@ -106,24 +119,32 @@ public final class Canonical {
      */
     public static String headers(SignedRequest request, List<String> signedHeaders) {
         StringBuilder out = new StringBuilder();
+        appendHeaders(out, request, signedHeaders);
+        return out.toString();
+    }
+
+    private static void appendHeaders(StringBuilder out, SignedRequest request, List<String> signedHeaders) {
+        List<Map.Entry<String, String>> lines = request.headers();
         for (String name : signedHeaders) {
-            List<String> values = request.values(name);
-            if (values.isEmpty()) {
-                String derived = derived(request, name);
-                if (derived != null) {
-                    values = List.of(derived);
+            out.append(name).append(':');
+            boolean any = false;
+            for (Map.Entry<String, String> h : lines) { // every value in arrival order, without a list of them
+                if (h.getKey().equals(name)) {
+                    if (any) {
+                        out.append(',');
+                    }
+                    appendTrimmed(out, h.getValue());
+                    any = true;
                 }
             }
-            out.append(name).append(':');
-            for (int i = 0; i < values.size(); i++) {
-                if (i > 0) {
-                    out.append(',');
+            if (!any) {
+                String derived = derived(request, name);
+                if (derived != null) {
+                    appendTrimmed(out, derived);
                 }
-                out.append(trimAll(values.get(i)));
             }
             out.append('\n');
         }
-        return out.toString();
     }
 
     /**
@@ -143,20 +164,51 @@ public final class Canonical {
     /** Trims and collapses every run of whitespace (also folded line breaks) to one space. */
     static String trimAll(String value) {
         StringBuilder out = new StringBuilder(value.length());
+        appendTrimmed(out, value);
+        return out.toString();
+    }
+
+    /** Appends {@link #trimAll}'s result for {@code value}. */
+    static void appendTrimmed(StringBuilder out, String value) {
+        if (alreadyTrimmed(value)) {
+            out.append(value); // the usual case, in one copy rather than char by char
+            return;
+        }
+        boolean started = false;
         boolean space = false;
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0x0b) {
-                space = out.length() > 0;
+                space = started;
             } else {
                 if (space) {
                     out.append(' ');
                     space = false;
                 }
                 out.append(c);
+                started = true;
             }
         }
-        return out.toString();
+    }
+
+    /** No whitespace but single spaces between other characters: {@link #trimAll} would change nothing. */
+    private static boolean alreadyTrimmed(String value) {
+        int n = value.length();
+        if (n == 0) {
+            return true;
+        }
+        if (value.charAt(0) == ' ' || value.charAt(n - 1) == ' ') {
+            return false;
+        }
+        char previous = 0;
+        for (int i = 0; i < n; i++) {
+            char c = value.charAt(i);
+            if (c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0x0b || (c == ' ' && previous == ' ')) {
+                return false;
+            }
+            previous = c;
+        }
+        return true;
     }
 
     /** RFC 3986 encoding of UTF-8 bytes: A-Z a-z 0-9 - _ . ~ stay (and '/' if {@code keepSlash}). */

@@ -12,17 +12,21 @@ final class QueryParams {
         this.first = first;
     }
 
+    /** No parameters: what most requests have (a POST to "/"), shared. */
+    private static final QueryParams NONE = new QueryParams(Map.of());
+
     static QueryParams parse(String rawQuery) {
+        if (rawQuery == null || rawQuery.isEmpty()) {
+            return NONE;
+        }
         Map<String, String> m = new LinkedHashMap<>();
-        if (rawQuery != null && !rawQuery.isEmpty()) {
-            for (String pair : rawQuery.split("&")) {
-                if (pair.isEmpty()) {
-                    continue;
-                }
-                int eq = pair.indexOf('=');
-                String name = Canonical.decode(eq < 0 ? pair : pair.substring(0, eq));
-                m.putIfAbsent(name, eq < 0 ? "" : Canonical.decode(pair.substring(eq + 1)));
+        for (String pair : rawQuery.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
             }
+            int eq = pair.indexOf('=');
+            String name = Canonical.decode(eq < 0 ? pair : pair.substring(0, eq));
+            m.putIfAbsent(name, eq < 0 ? "" : Canonical.decode(pair.substring(eq + 1)));
         }
         return new QueryParams(m);
     }

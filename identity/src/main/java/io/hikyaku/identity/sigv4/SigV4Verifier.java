@@ -3,8 +3,6 @@ package io.hikyaku.identity.sigv4;
 import io.hikyaku.identity.Credential;
 import io.hikyaku.identity.Secret;
 import java.util.concurrent.ConcurrentHashMap;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +16,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Verifies AWS Signature Version 4, in the Authorization header or as presigned query parameters,
@@ -36,9 +33,9 @@ public final class SigV4Verifier {
     public static final long MAX_EXPIRES_SECONDS = 604_800;
     /** The services this endpoint answers for; the scope decides which one a request is for. */
     public static final Set<String> SERVICES = Set.of("sqs", "sts", "monitoring", "lambda"); // SQS, STS, the CloudWatch API, the Lambda mapping API
+    private static final String[] KNOWN_SERVICES = {"sqs", "sts", "monitoring", "lambda"};
 
     static final DateTimeFormatter BASIC = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
-    private static final Pattern BASIC_DATE = Pattern.compile("\\d{8}T\\d{6}Z");
     private static final String BOTH = "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP header.";
     private static final DateTimeFormatter BASIC_LOCAL = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT);
     /** Derived signing keys are cached: four of the five HMACs of a verification depend only on key, day, region and service. */
@@ -51,10 +48,12 @@ public final class SigV4Verifier {
     private volatile ParsedDate lastDate;
     /** The last SignedHeaders list: a client sends the same one with every request. */
     private volatile ParsedHeaders lastHeaders;
+    /** The last credential scope: a client sends the same one all day. */
+    private volatile Scope lastScope;
 
     private record ParsedDate(String text, Instant instant) {}
 
-    private record ParsedHeaders(String text, List<String> names) {}
+    private record ParsedHeaders(String text, List<String> names, String line) {}
 
     /** A derived key and the secret it was derived from (a rotated secret makes the entry stale). */
     private record CachedKey(Secret secret, byte[] key) {}
@@ -91,28 +90,66 @@ public final class SigV4Verifier {
         if (!parts.signedHeaders().contains("host")) {
             throw new AuthException(AuthError.SIGNATURE_DOES_NOT_MATCH, "'Host' must be a 'SignedHeader' in the AWS Authorization.");
         }
-        String[] scope = parts.credential().split("/", -1);
-        if (scope.length != 5) {
+        Scope scope = scope(parts.credential());
+        if (scope == null) {
             throw new AuthException(AuthError.INCOMPLETE_SIGNATURE, "Credential must have exactly 5 slash-delimited elements, "
                     + "e.g. keyid/date/region/service/term, got '" + parts.credential() + "'");
         }
-        checkScope(scope, parts.amzDate());
-        Credential credential = credentials.find(scope[0])
+        checkScope(scope.parts(), parts.amzDate());
+        Credential credential = credentials.find(scope.keyId())
                 .orElseThrow(() -> new AuthException(AuthError.INVALID_CLIENT_TOKEN_ID, AuthException.INVALID_TOKEN));
-        String bodyHash = Hashes.sha256Hex(request.body());
+        Scratch s = Scratch.get();
+        s.sha256(request.body(), s.bodyHash);
         String declaredHash = request.header("x-amz-content-sha256");
-        String payloadHash = declaredHash != null ? declaredHash.trim() : bodyHash;
-        String canonical = Canonical.request(request, parts.signedHeaders(), payloadHash, presigned);
-        String scopeText = scope[1] + "/" + scope[2] + "/" + scope[3] + "/" + scope[4];
-        String stringToSign = Canonical.stringToSign(parts.amzDate(), scopeText, canonical);
-        String expected = Hashes.hex(Hashes.hmac(signingKey(credential, scope), stringToSign));
-        if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
-                parts.signature().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII))
-                || !payloadHash.equals(bodyHash)) {
+        String payloadHash = declaredHash != null ? declaredHash.trim() : null; // null: the body's own
+        // the canonical request, then the string to sign after it in the same builder, each hashed in place
+        StringBuilder text = s.text;
+        Canonical.appendRequest(text, request, parts.signedHeaders(), parts.signedHeaderLine(), presigned);
+        if (payloadHash != null) {
+            text.append(payloadHash);
+        } else {
+            Scratch.appendHex(text, s.bodyHash);
+        }
+        s.sha256(0, s.canonicalHash);
+        int stringToSign = text.length();
+        text.append(ALGORITHM).append('\n').append(parts.amzDate()).append('\n').append(scope.text()).append('\n');
+        Scratch.appendHex(text, s.canonicalHash);
+        s.hmac(signingKey(credential, scope), stringToSign);
+        if (!Scratch.signatureMatches(parts.signature(), s.signature)
+                | !(payloadHash == null || Scratch.isHexOf(payloadHash, s.bodyHash))) {
             throw new AuthException(AuthError.SIGNATURE_DOES_NOT_MATCH, AuthException.BAD_SIGNATURE);
         }
         checkToken(credential, parts.securityToken());
-        return new Authenticated(credential, scope[3], scope[2]);
+        return new Authenticated(credential, scope.parts()[3], scope.parts()[2]);
+    }
+
+    /**
+     * A credential's five parts ({@code keyid/date/region/service/terminator}), the scope after the
+     * key id (the string to sign's third line) and the key id with date, region and service (what
+     * the signing key depends on); parsed once per credential text, as a client repeats it.
+     */
+    private record Scope(String credential, String[] parts, String text, String keyScope) {
+
+        String keyId() {
+            return parts[0];
+        }
+    }
+
+    /** The credential's scope, reusing the last one for the same text; null unless it has exactly five parts. */
+    private Scope scope(String credential) {
+        Scope last = lastScope;
+        if (last != null && last.credential().equals(credential)) {
+            return last;
+        }
+        String[] parts = credential.split("/", -1);
+        if (parts.length != 5) {
+            return null;
+        }
+        int afterKey = parts[0].length() + 1;
+        Scope scope = new Scope(credential, parts, credential.substring(afterKey),
+                credential.substring(0, credential.length() - parts[4].length() - 1));
+        lastScope = scope;
+        return scope;
     }
 
     /**
@@ -162,7 +199,15 @@ public final class SigV4Verifier {
                 }
             }
         }
-        return slashes == 4 ? text.substring(third + 1, fourth) : null;
+        if (slashes != 4) {
+            return null;
+        }
+        for (String known : KNOWN_SERVICES) { // the constant, not a new String per request
+            if (isName(text, third + 1, fourth, known)) {
+                return known;
+            }
+        }
+        return text.substring(third + 1, fourth);
     }
 
     /** The access key id a request names (header or presigned query), unverified; null if none. */
@@ -190,7 +235,8 @@ public final class SigV4Verifier {
     private SigV4Parts fromHeader(String authorization, SignedRequest request) {
         String value = authorization.trim();
         int space = value.indexOf(' ');
-        String algorithm = space < 0 ? value : value.substring(0, space);
+        String algorithm = space == ALGORITHM.length() && value.startsWith(ALGORITHM) ? ALGORITHM
+                : space < 0 ? value : value.substring(0, space);
         if (algorithm.equals("AWS") || value.startsWith("AWS ")) {
             throw new AuthException(AuthError.INVALID_SECURITY, AuthException.NOT_SIGV4);
         }
@@ -198,24 +244,37 @@ public final class SigV4Verifier {
         String signedHeaders = null;
         String signature = null;
         if (space > 0) {
-            // the comma-separated parts, scanned in place (no split array per request)
+            // the comma-separated parts, each trimmed, as name=value (value trimmed), scanned in place;
+            // a credential or SignedHeaders equal to the last one's is that same String, not a new one
             int from = space + 1;
             while (from <= value.length()) {
                 int comma = value.indexOf(',', from);
                 int to = comma < 0 ? value.length() : comma;
-                String p = value.substring(from, to).trim();
+                int start = from;
+                int end = to;
                 from = to + 1;
-                int eq = p.indexOf('=');
-                if (eq <= 0) {
+                while (start < end && value.charAt(start) <= ' ') {
+                    start++;
+                }
+                while (end > start && value.charAt(end - 1) <= ' ') {
+                    end--;
+                }
+                int eq = value.indexOf('=', start);
+                if (eq <= start || eq >= end) {
                     continue;
                 }
-                String k = p.substring(0, eq);
-                String v = p.substring(eq + 1).trim();
-                switch (k) {
-                    case "Credential" -> credential = v;
-                    case "SignedHeaders" -> signedHeaders = v;
-                    case "Signature" -> signature = v;
-                    default -> { }
+                int valueStart = eq + 1;
+                while (valueStart < end && value.charAt(valueStart) <= ' ') {
+                    valueStart++;
+                }
+                if (isName(value, start, eq, "Credential")) {
+                    Scope last = lastScope;
+                    credential = same(value, valueStart, end, last == null ? null : last.credential());
+                } else if (isName(value, start, eq, "SignedHeaders")) {
+                    ParsedHeaders last = lastHeaders;
+                    signedHeaders = same(value, valueStart, end, last == null ? null : last.text());
+                } else if (isName(value, start, eq, "Signature")) {
+                    signature = value.substring(valueStart, end);
                 }
             }
         }
@@ -242,7 +301,21 @@ public final class SigV4Verifier {
                     "Unsupported AWS 'algorithm': '" + algorithm + "' (only AWS4-HMAC-SHA256 for now). ");
         }
         String token = request.header("x-amz-security-token");
-        return new SigV4Parts(false, credential, signedHeaders(signedHeaders), signature, date, -1, token == null ? null : token.trim());
+        ParsedHeaders headers = signedHeaders(signedHeaders);
+        return new SigV4Parts(false, credential, headers.names(), headers.line(), signature, date, -1,
+                token == null ? null : token.trim());
+    }
+
+    private static boolean isName(String text, int start, int end, String name) {
+        return end - start == name.length() && text.startsWith(name, start);
+    }
+
+    /** text[start, end), as {@code last} when that is the same text. */
+    private static String same(String text, int start, int end, String last) {
+        if (last != null && last.length() == end - start && text.startsWith(last, start)) {
+            return last;
+        }
+        return text.substring(start, end);
     }
 
     private SigV4Parts fromQuery(QueryParams query, SignedRequest request) {
@@ -277,17 +350,19 @@ public final class SigV4Verifier {
         if (token == null) {
             token = request.header("x-amz-security-token");
         }
-        return new SigV4Parts(true, query.first("X-Amz-Credential"), signedHeaders(query.first("X-Amz-SignedHeaders")),
+        ParsedHeaders headers = signedHeaders(query.first("X-Amz-SignedHeaders"));
+        return new SigV4Parts(true, query.first("X-Amz-Credential"), headers.names(), headers.line(),
                 query.first("X-Amz-Signature"), query.first("X-Amz-Date"), expires, token);
     }
 
-    private byte[] signingKey(Credential credential, String[] scope) {
-        String id = credential.accessKeyId() + '/' + scope[1] + '/' + scope[2] + '/' + scope[3];
+    private byte[] signingKey(Credential credential, Scope scope) {
+        String id = scope.keyScope();
         CachedKey cached = signingKeys.get(id);
         if (cached != null && cached.secret() == credential.secret()) {
             return cached.key();
         }
-        byte[] key = Canonical.signingKey(credential.secret().reveal(), scope[1], scope[2], scope[3]);
+        String[] parts = scope.parts();
+        byte[] key = Canonical.signingKey(credential.secret().reveal(), parts[1], parts[2], parts[3]);
         if (signingKeys.size() >= MAX_CACHED_SIGNING_KEYS) {
             signingKeys.clear(); // a day's keys are few; a full cache means churn, so start over
         }
@@ -295,15 +370,16 @@ public final class SigV4Verifier {
         return key;
     }
 
-    /** {@link #headerList}, reusing the last result for the same text (the list is immutable). */
-    private List<String> signedHeaders(String text) {
+    /** {@link #headerList} and its canonical line, reusing the last result for the same text (the list is immutable). */
+    private ParsedHeaders signedHeaders(String text) {
         ParsedHeaders last = lastHeaders;
         if (last != null && last.text().equals(text)) {
-            return last.names();
+            return last;
         }
         List<String> names = headerList(text);
-        lastHeaders = new ParsedHeaders(text, names);
-        return names;
+        ParsedHeaders parsed = new ParsedHeaders(text, names, String.join(";", names));
+        lastHeaders = parsed;
+        return parsed;
     }
 
     private static List<String> headerList(String signedHeaders) {
@@ -326,7 +402,7 @@ public final class SigV4Verifier {
     }
 
     private static Instant parseDate(String amzDate) {
-        if (amzDate == null || !BASIC_DATE.matcher(amzDate).matches()) {
+        if (amzDate == null || !isBasicDate(amzDate)) {
             throw badDate(amzDate);
         }
         try {
@@ -334,6 +410,20 @@ public final class SigV4Verifier {
         } catch (DateTimeParseException e) {
             throw badDate(amzDate);
         }
+    }
+
+    /** yyyyMMdd'T'HHmmss'Z' with ASCII digits (what the regex \\d{8}T\\d{6}Z accepts), without a regex. */
+    private static boolean isBasicDate(String text) {
+        if (text.length() != 16 || text.charAt(8) != 'T' || text.charAt(15) != 'Z') {
+            return false;
+        }
+        for (int i = 0; i < 15; i++) {
+            char c = text.charAt(i);
+            if (i != 8 && (c < '0' || c > '9')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static AuthException badDate(String value) {
@@ -375,6 +465,10 @@ public final class SigV4Verifier {
 
     /** Region, service, terminator and date of the scope; AWS reports every mismatch in one message. */
     private static void checkScope(String[] scope, String amzDate) {
+        if (validRegion(scope[2]) && SERVICES.contains(scope[3]) && scope[4].equals("aws4_request")
+                && scope[1].length() == 8 && amzDate.startsWith(scope[1])) {
+            return; // all good: no message built (this runs for every request)
+        }
         StringBuilder problems = new StringBuilder();
         if (!validRegion(scope[2])) {
             problems.append("Credential should be scoped to a valid region, not '").append(scope[2]).append("'. ");

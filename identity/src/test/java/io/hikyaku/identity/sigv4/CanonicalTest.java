@@ -64,6 +64,15 @@ class CanonicalTest {
     void headerValuesAreTrimmedAndFolded() {
         assertThat(Canonical.trimAll("  a  b\t\tc \r\n d  ")).isEqualTo("a b c d");
         assertThat(Canonical.trimAll("")).isEmpty();
+        // values that need nothing are copied whole; any other whitespace takes the char-by-char way
+        assertThat(Canonical.trimAll("a b c")).isEqualTo("a b c");
+        assertThat(Canonical.trimAll(" ")).isEmpty();
+        assertThat(Canonical.trimAll("a  b")).isEqualTo("a b");
+        assertThat(Canonical.trimAll(" a")).isEqualTo("a");
+        assertThat(Canonical.trimAll("a ")).isEqualTo("a");
+        assertThat(Canonical.trimAll("a\u000bb")).isEqualTo("a b");
+        assertThat(Canonical.trimAll("a\fb")).isEqualTo("a b");
+        assertThat(Canonical.trimAll("caf\u00e9 \u00fcber")).isEqualTo("caf\u00e9 \u00fcber");
     }
 
     private static List<String> signedHeaders(Vectors.Vector v) {
