@@ -41,6 +41,7 @@ public final class QueueEngine {
 
     private final Store store;
     private final Receiver receiver;
+    private final ReadAhead readAhead;
     private final String defaultRegion;
     /** The bound on indexed messages and dedup entries (ENGINE.md "Memory"). */
     final IndexBudget budget;
@@ -128,6 +129,7 @@ public final class QueueEngine {
                 long indexWindow, EngineShard shard) {
         this.shard = shard;
         this.receiver = new Receiver(this, inflightLimit);
+        this.readAhead = new ReadAhead(store);
         this.store = store;
         this.defaultRegion = defaultRegion;
         // A store that keeps nothing on disk cannot hold a tail: no window (sends are refused only by the budget).
@@ -691,6 +693,19 @@ public final class QueueEngine {
             throw new io.hikyaku.engine.store.StoreException("message " + q.id + "/" + seq + " missing from the store");
         }
         return StoredMessage.decode(v);
+    }
+
+    /**
+     * The stored part of {@code m} for a delivery: like {@link #load}, but a read from a store that
+     * keeps its data on disk reads ahead and caches the messages that follow ({@link ReadAhead}).
+     * Commands only: a query (peek) must not change what is cached.
+     */
+    StoredMessage loadForDelivery(QueueState q, Message m) {
+        StoredMessage cached = m.cached;
+        if (cached != null || store.isEphemeral()) {
+            return cached != null ? cached : load(q, m);
+        }
+        return readAhead.load(q, m);
     }
 
     /**

@@ -185,8 +185,11 @@ final class QueueState {
         delivery.removed(m);
     }
 
-    void cacheBody(Message m, StoredMessage sm) {
-        cachedBytes += bodies.offer(m, sm);
+    /** Keeps {@code sm} on {@code m} if the body cache has room; false when it had none. */
+    boolean cacheBody(Message m, StoredMessage sm) {
+        long charge = bodies.offer(m, sm);
+        cachedBytes += charge;
+        return charge > 0;
     }
 
     void releaseBody(Message m) {

@@ -123,7 +123,7 @@ final class Receiver {
 
     /** Delivers {@code m}, or moves it to the dead-letter queue (returns null) when it has been received too often. */
     private ReceivedMessage deliver(QueueState q, Message m, int vt, long nonce, long now, StoreBatch b) {
-        StoredMessage sm = engine.load(q, m);
+        StoredMessage sm = engine.loadForDelivery(q, m);
         RedrivePolicy rp = q.settings.redrivePolicy;
         if (rp != null && m.receiveCount >= rp.maxReceiveCount()) {
             QueueState dlq = engine.queues.byArn.get(rp.deadLetterTargetArn());

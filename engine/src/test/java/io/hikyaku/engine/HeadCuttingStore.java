@@ -8,13 +8,15 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A store that, like RocksDbStore, passes {@link #scanHeads} and {@link #scanFrom} values cut to
- * the head length, and counts its point reads and the message heads it cut (cuts to a length
- * below a message head, key-only reads, are not counted).
+ * the head length, and counts its point reads, its whole-value seeks of MESSAGES and the message
+ * heads it cut (cuts to a length below a message head, key-only reads, are not counted).
  */
 final class HeadCuttingStore implements Store {
     private final Store inner;
     int cut;
     int gets;
+    /** Seeks of MESSAGES that pass whole values (the receive's read-ahead). */
+    int wholeMessageScans;
 
     HeadCuttingStore(Store inner) {
         this.inner = inner;
@@ -38,6 +40,9 @@ final class HeadCuttingStore implements Store {
 
     @Override
     public void scanFrom(Keyspace space, byte[] prefix, byte[] from, int headBytes, EntryVisitor visitor) {
+        if (space == Keyspace.MESSAGES && headBytes == 0) {
+            wholeMessageScans++;
+        }
         inner.scanFrom(space, prefix, from, 0, headBytes > 0 ? cutting(headBytes, visitor) : visitor);
     }
 

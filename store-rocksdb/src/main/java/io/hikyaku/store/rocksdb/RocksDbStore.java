@@ -206,7 +206,7 @@ public final class RocksDbStore implements Store {
         try {
             ensureOpen();
             applyQueued();
-            scanOpen(space, prefix, start, headBytes, visitor);
+            scanOpen(space, prefix, start, headBytes, 0, visitor);
         } finally {
             lifecycle.readLock().unlock();
         }
@@ -249,20 +249,26 @@ public final class RocksDbStore implements Store {
         try {
             ensureOpen();
             applyQueued();
-            scanOpen(space, prefix, prefix, headBytes, visitor);
+            scanOpen(space, prefix, prefix, headBytes, WHOLE_SCAN_READAHEAD, visitor);
         } finally {
             lifecycle.readLock().unlock();
         }
     }
 
+    /** Fixed read-ahead of a pass over a whole prefix (start-up's index rebuild, health probes). */
+    private static final long WHOLE_SCAN_READAHEAD = 2L << 20;
+
     /**
-     * One pass over a keyspace (start-up's index rebuild, health probes): reads ahead, keeps its
-     * blocks out of the cache the running server needs, and skips block checksums when the whole
-     * store was verified at open. {@code headBytes} 0 passes whole values, else at most that many.
+     * One pass over a keyspace: keeps its blocks out of the cache the running server needs, and
+     * skips block checksums once the whole store is verified (at open, or in the background since). {@code headBytes} 0 passes
+     * whole values, else at most that many. {@code readahead} 0 leaves read-ahead to RocksDB, which
+     * grows it as the iterator goes on: the engine's chunked reads from a key (a page-in, a
+     * receive's read-ahead: tens of KB) would otherwise copy up to 2 MB of each table they touch.
      */
-    private void scanOpen(Keyspace space, byte[] prefix, byte[] start, int headBytes, EntryVisitor visitor) {
+    private void scanOpen(Keyspace space, byte[] prefix, byte[] start, int headBytes, long readahead,
+                          EntryVisitor visitor) {
         ByteBuffer head = headBytes > 0 ? ByteBuffer.allocateDirect(headBytes) : null;
-        try (ReadOptions read = new ReadOptions().setFillCache(false).setReadaheadSize(2L << 20)
+        try (ReadOptions read = new ReadOptions().setFillCache(false).setReadaheadSize(readahead)
                      .setVerifyChecksums(!verified);
              RocksIterator it = open.db.newIterator(open.handles.get(space), read)) {
             if (start.length == 0) {
