@@ -26,8 +26,13 @@ final class CommandQueue {
     private final ThreadPoolExecutor thread;
 
     CommandQueue(int capacity) {
+        this(capacity, "hikyaku-engine");
+    }
+
+    /** With the engine thread named {@code threadName} (one per engine shard). */
+    CommandQueue(int capacity, String threadName) {
         this.thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(capacity), r -> {
-            Thread t = new Thread(r, "hikyaku-engine");
+            Thread t = new Thread(r, threadName);
             t.setDaemon(true);
             return t;
         });

@@ -1,10 +1,8 @@
 package io.hikyaku.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.hikyaku.engine.command.Command;
+import io.hikyaku.engine.EngineShard;
 import io.hikyaku.engine.QueueEngine;
-import io.hikyaku.engine.QueueRef;
-import io.hikyaku.engine.Ticked;
 import io.hikyaku.engine.store.Store;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
@@ -12,30 +10,22 @@ import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** The SqsService: dispatches the 23 actions and drives engine timers and long-poll deadlines. */
+/**
+ * The SqsService: routes each call to the engine shard that owns its account ({@link ShardRouting};
+ * one shard unless the server runs several), which dispatches the 23 actions and drives its timers
+ * and long-poll deadlines. Shards share the store and one {@link StoreFence}: a failed write stops
+ * every shard until {@link StoreRecovery} has reloaded them all.
+ */
 final class DefaultSqsService implements SqsService, ServiceView {
 
     static final String DEFAULT_REGION = "us-east-1";
 
     private final Store store;
-    private final Clock clock;
-    private final EngineGate gate;
-    private final Receiver receiver;
-    private final QueueActions queues;
-    private final MessageActions messages;
-    private final MoveTaskActions moveTasks;
-    private final PeekActions peeks;
-    private final TimerLoop timers;
-    private final CommandQueue commands;
+    private final Shard[] shards;
     private final StoreRecovery recovery;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final MemoryReport memory;
     /** Where the engine's events go (metrics); kept here so an engine reloaded after a storage failure gets them too. */
     private volatile io.hikyaku.engine.EngineEvents events = io.hikyaku.engine.EngineEvents.NONE;
-    /** The engine's memory use as of its last call (metrics read it without the engine lock). */
-    private volatile io.hikyaku.engine.IndexUsage indexUsage;
-    /** Every queue's Policy and tags, for authorization without the engine lock; follows each (re)loaded engine. */
-    private final AccessSnapshots access = new AccessSnapshots();
 
     DefaultSqsService(Store store, Clock clock) {
         this(store, clock, CommandQueue.CAPACITY);
@@ -43,12 +33,12 @@ final class DefaultSqsService implements SqsService, ServiceView {
 
     /** {@code cooldowns} false: no 60-second waits (the server's {@code --cooldowns off}). */
     DefaultSqsService(Store store, Clock clock, boolean cooldowns) {
-        this(store, clock, CommandQueue.CAPACITY, cooldowns, Long.MAX_VALUE, QueueEngine.DEFAULT_INDEX_WINDOW, line -> { });
+        this(store, clock, CommandQueue.CAPACITY, cooldowns, Long.MAX_VALUE, QueueEngine.DEFAULT_INDEX_WINDOW, line -> { }, 1);
     }
 
     /** With another command queue capacity (tests). */
     DefaultSqsService(Store store, Clock clock, int commandCapacity) {
-        this(store, clock, commandCapacity, true, Long.MAX_VALUE, QueueEngine.DEFAULT_INDEX_WINDOW, line -> { });
+        this(store, clock, commandCapacity, true, Long.MAX_VALUE, QueueEngine.DEFAULT_INDEX_WINDOW, line -> { }, 1);
     }
 
     /**
@@ -57,60 +47,57 @@ final class DefaultSqsService implements SqsService, ServiceView {
      */
     DefaultSqsService(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
                       java.util.function.Consumer<String> log) {
-        this(store, clock, CommandQueue.CAPACITY, cooldowns, maxIndexedMessages, QueueEngine.DEFAULT_INDEX_WINDOW, log);
+        this(store, clock, CommandQueue.CAPACITY, cooldowns, maxIndexedMessages, QueueEngine.DEFAULT_INDEX_WINDOW, log, 1);
     }
 
     /** And with a per-queue index window of {@code indexWindow} visible messages (the server's {@code --index-window}). */
     DefaultSqsService(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages, long indexWindow,
                       java.util.function.Consumer<String> log) {
-        this(store, clock, CommandQueue.CAPACITY, cooldowns, maxIndexedMessages, indexWindow, log);
-    }
-
-    private DefaultSqsService(Store store, Clock clock, int commandCapacity, boolean cooldowns,
-                              long maxIndexedMessages, long indexWindow, java.util.function.Consumer<String> log) {
-        this.store = store;
-        this.clock = clock;
-        this.recovery = new StoreRecovery(clock);
-        this.memory = new MemoryReport(log);
-        StoreFence fence = new StoreFence(store, recovery::start);
-        this.gate = new EngineGate(now -> {
-            // a reloaded engine (after a storage failure) gets the same settings and event listener
-            QueueEngine engine = new QueueEngine(fence, DEFAULT_REGION, now, maxIndexedMessages, indexWindow);
-            engine.cooldowns(cooldowns);
-            engine.setEvents(events);
-            access.follow(engine);
-            return engine;
-        }, fence, clock);
-        this.gate.afterEachCall(engine -> {
-            memory.check(engine, clock::millis);
-            indexUsage = engine.indexUsage();
-        });
-        this.gate.locked(() -> indexUsage = gate.engineUnderLock().indexUsage());
-        Ids ids = new Ids();
-        this.timers = new TimerLoop(clock, this::timerRound); // started last, once everything exists
-        this.receiver = new Receiver(gate, ids, timers::deadlineAt);
-        this.recovery.attach(gate, fence, receiver);
-        this.queues = new QueueActions(gate, receiver);
-        this.messages = new MessageActions(gate, ids, receiver);
-        this.moveTasks = new MoveTaskActions(gate, ids);
-        this.commands = new CommandQueue(commandCapacity);
-        this.peeks = new PeekActions(gate);
-        this.gate.onDeadline(timers::deadlineAt);
-        this.timers.start();
+        this(store, clock, CommandQueue.CAPACITY, cooldowns, maxIndexedMessages, indexWindow, log, 1);
     }
 
     /**
-     * Hands the call to the engine thread and returns at once: the caller (an event loop) never
-     * waits for the engine lock or a store read. A full command queue answers RequestThrottled.
+     * With {@code shardCount} engine shards (the server's {@code --engine-shards}); each gets an
+     * equal part of the index budget and a command queue of {@code commandCapacity}.
+     */
+    DefaultSqsService(Store store, Clock clock, int commandCapacity, boolean cooldowns, long maxIndexedMessages,
+                      long indexWindow, java.util.function.Consumer<String> log, int shardCount) {
+        this.store = store;
+        this.recovery = new StoreRecovery(clock);
+        StoreFence fence = new StoreFence(store, recovery::start);
+        long budget = maxIndexedMessages == Long.MAX_VALUE ? Long.MAX_VALUE
+                : Math.max(1, maxIndexedMessages / shardCount);
+        this.shards = new Shard[shardCount];
+        for (int i = 0; i < shardCount; i++) {
+            shards[i] = new Shard(new EngineShard(i, shardCount), fence, clock, DEFAULT_REGION, commandCapacity,
+                    cooldowns, budget, indexWindow, log, () -> events);
+        }
+        java.util.List<EngineGate> gates = new java.util.ArrayList<>();
+        java.util.List<Receiver> receivers = new java.util.ArrayList<>();
+        for (Shard shard : shards) {
+            gates.add(shard.gate);
+            receivers.add(shard.receiver);
+        }
+        this.recovery.attach(gates, fence, receivers);
+        for (Shard shard : shards) {
+            shard.start(); // timers last, once everything exists
+        }
+    }
+
+    /**
+     * Hands the call to its shard's engine thread and returns at once: the caller (an event loop)
+     * never waits for an engine lock or a store read. A full command queue answers RequestThrottled.
      */
     @Override
     public CompletableFuture<ObjectNode> invoke(CallContext context, ApiRequest request) {
         if (closed.get()) {
             return CompletableFuture.failedFuture(new ApiException("ServiceUnavailable", "The service is shutting down."));
         }
+        Input in = new Input(request.input(), request.protocol(), context);
+        Shard shard = shards[ShardRouting.shardOf(context, request, in, shards.length)];
         CompletableFuture<ObjectNode> out = new CompletableFuture<>();
         try {
-            commands.submit(() -> run(context, request, out));
+            shard.commands.submit(() -> run(shard, context, request, in, out));
         } catch (ApiException throttled) {
             return CompletableFuture.failedFuture(closed.get() // closed between the check and the hand-over
                     ? new ApiException("ServiceUnavailable", "The service is shutting down.") : throttled);
@@ -123,15 +110,15 @@ final class DefaultSqsService implements SqsService, ServiceView {
      * ApiException itself, never wrapped in a CompletionException (which dependent stages add), so
      * callers need not unwrap.
      */
-    private void run(CallContext context, ApiRequest request, CompletableFuture<ObjectNode> out) {
+    private void run(Shard shard, CallContext context, ApiRequest request, Input in, CompletableFuture<ObjectNode> out) {
         if (out.isDone()) {
             return; // the caller gave up while the call was queued
         }
         CompletableFuture<ObjectNode> result;
         try {
-            result = dispatch(context, request, new Input(request.input(), request.protocol(), context));
+            result = shard.dispatch(context, request, in);
         } catch (RuntimeException e) {
-            gate.refuseAfterWrites(EngineGate.asApiException(e), out);
+            shard.gate.refuseAfterWrites(EngineGate.asApiException(e), out);
             return;
         } catch (Error e) {
             out.completeExceptionally(EngineGate.asApiException(e)); // the client is answered, then it propagates
@@ -152,112 +139,77 @@ final class DefaultSqsService implements SqsService, ServiceView {
         });
     }
 
-    private CompletableFuture<ObjectNode> dispatch(CallContext c, ApiRequest r, Input in) {
-        String action = r.action() == null ? "" : r.action();
-        if (isAccountLevelActionOnQueueUrl(r, action)) {
-            throw Errors.invalidAction(action);
-        }
-        return switch (action) {
-            case "CreateQueue" -> queues.createQueue(c, in);
-            case "DeleteQueue" -> queues.deleteQueue(r, in);
-            case "GetQueueUrl" -> queues.getQueueUrl(c, in);
-            case "ListQueues" -> queues.listQueues(c, in);
-            case "GetQueueAttributes" -> queues.getQueueAttributes(r, in);
-            case "SetQueueAttributes" -> queues.setQueueAttributes(r, in);
-            case "PurgeQueue" -> queues.purgeQueue(r, in);
-            case "ListQueueTags" -> queues.listQueueTags(r, in);
-            case "TagQueue" -> queues.tagQueue(r, in);
-            case "UntagQueue" -> queues.untagQueue(r, in);
-            case "AddPermission" -> queues.addPermission(r, in);
-            case "RemovePermission" -> queues.removePermission(r, in);
-            case "ListDeadLetterSourceQueues" -> queues.listDeadLetterSourceQueues(c, r, in);
-            case "SendMessage" -> messages.sendMessage(c, r, in);
-            case "SendMessageBatch" -> messages.sendMessageBatch(c, r, in);
-            case "ReceiveMessage" -> receiver.receive(r, in);
-            case "DeleteMessage" -> messages.deleteMessage(r, in);
-            case "DeleteMessageBatch" -> messages.deleteMessageBatch(r, in);
-            case "ChangeMessageVisibility" -> messages.changeMessageVisibility(r, in);
-            case "ChangeMessageVisibilityBatch" -> messages.changeMessageVisibilityBatch(r, in);
-            case "StartMessageMoveTask" -> moveTasks.start(in);
-            case "ListMessageMoveTasks" -> moveTasks.list(in);
-            case "CancelMessageMoveTask" -> moveTasks.cancel(in);
-            case PeekActions.ACTION -> peeks.peek(r, in);
-            default -> throw Errors.invalidAction(action);
-        };
-    }
-
-    /**
-     * Amazon SQS refuses account-level actions sent over Query to a queue URL (sqs-behaviours 71:
-     * CreateQueue and ListQueues on a queue URL are InvalidAction). JSON requests may be POSTed to a
-     * queue URL (behaviour 74), so only Query is checked.
-     */
-    private static boolean isAccountLevelActionOnQueueUrl(ApiRequest r, String action) {
-        return r.protocol() == io.hikyaku.protocol.WireProtocol.QUERY
-                && (action.equals("CreateQueue") || action.equals("ListQueues"))
-                && QueueUrls.parsePath(r.path()).isPresent();
-    }
-
-    /** One timer round: due engine timers, woken long polls, expired waits; returns the next deadline. */
-    private long timerRound() {
-        if (gate.isFenced()) {
-            return clock.millis() + 100; // nothing runs until the store has recovered (StoreRecovery)
-        }
-        Completions completions = new Completions();
-        long[] next = new long[1];
-        gate.locked(() -> {
-            QueueEngine engine = gate.engineUnderLock();
-            long now = gate.now();
-            if (engine.nextDeadline() <= now) {
-                Ticked ticked = gate.<Ticked>apply(new Command.Tick(now)).value();
-                for (QueueRef queue : ticked.queuesWithNewVisibleMessages()) {
-                    receiver.wake(queue, now, completions);
-                }
-            }
-            receiver.expire(now, completions);
-            next[0] = Math.min(engine.nextDeadline(), receiver.nextDeadline());
-        });
-        completions.run();
-        return next[0];
-    }
-
     @Override
     public java.util.List<io.hikyaku.engine.QueueSnapshot> queueSnapshots() {
-        return gate.read((engine, now) -> engine.snapshot());
+        java.util.List<io.hikyaku.engine.QueueSnapshot> all = new java.util.ArrayList<>();
+        for (Shard shard : shards) {
+            all.addAll(shard.gate.read((engine, now) -> engine.snapshot()));
+        }
+        return all;
     }
 
+    /** Read without any engine lock, from the owning shard's snapshots ({@link AccessSnapshots}). */
     @Override
     public io.hikyaku.engine.QueueAccess queueAccess(String accountId, String name) {
-        return access.get(accountId, name);
+        return shards[EngineShard.of(accountId, shards.length)].access.get(accountId, name);
     }
 
     @Override
     public java.util.List<io.hikyaku.engine.MoveTaskInfo> moveTasks() {
-        return gate.read((engine, now) -> engine.moveTasks());
+        java.util.List<io.hikyaku.engine.MoveTaskInfo> all = new java.util.ArrayList<>();
+        for (Shard shard : shards) {
+            all.addAll(shard.gate.read((engine, now) -> engine.moveTasks()));
+        }
+        return all;
     }
 
     @Override
     public void setEngineEvents(io.hikyaku.engine.EngineEvents events) {
-        gate.locked(() -> {
-            this.events = events; // under the lock: a reload in between cannot miss it
-            gate.engineUnderLock().setEvents(events);
-        });
+        for (Shard shard : shards) {
+            shard.gate.locked(() -> {
+                this.events = events; // under the lock: a reload in between cannot miss it
+                shard.gate.engineUnderLock().setEvents(events);
+            });
+        }
     }
 
+    /** Every shard's index budget and use, summed (each as of its last call; no lock taken). */
     @Override
     public io.hikyaku.engine.IndexUsage indexUsage() {
-        return indexUsage;
+        if (shards.length == 1) {
+            return shards[0].indexUsage;
+        }
+        long budget = 0;
+        long indexed = 0;
+        long spilled = 0;
+        long dedup = 0;
+        for (Shard shard : shards) {
+            io.hikyaku.engine.IndexUsage u = shard.indexUsage;
+            if (u == null) {
+                return null;
+            }
+            budget = u.budget() == Long.MAX_VALUE || budget == Long.MAX_VALUE ? Long.MAX_VALUE : budget + u.budget();
+            indexed += u.indexedMessages();
+            spilled += u.spilledMessages();
+            dedup += u.dedupEntries();
+        }
+        return new io.hikyaku.engine.IndexUsage(budget, indexed, spilled, dedup);
     }
 
-    /** Returns once every call invoked before this one has run on the engine thread (tests). */
+    /** Returns once every call invoked before this one has run on its engine thread (tests). */
     void awaitInvoked() {
-        commands.awaitQueued();
+        for (Shard shard : shards) {
+            shard.commands.awaitQueued();
+        }
     }
 
     /** Parked long polls right now (for tests and metrics). */
     @Override
     public int parkedReceives() {
         int[] n = new int[1];
-        gate.lockedEvenIfFenced(() -> n[0] = receiver.parkedCount());
+        for (Shard shard : shards) {
+            shard.gate.lockedEvenIfFenced(() -> n[0] += shard.receiver.parkedCount());
+        }
         return n[0];
     }
 
@@ -265,7 +217,9 @@ final class DefaultSqsService implements SqsService, ServiceView {
     public int beginStop() {
         Completions completions = new Completions();
         int[] answered = new int[1];
-        gate.locked(() -> answered[0] = receiver.stopWaiting(completions));
+        for (Shard shard : shards) {
+            shard.gate.locked(() -> answered[0] += shard.receiver.stopWaiting(completions));
+        }
         completions.run();
         return answered[0];
     }
@@ -275,18 +229,32 @@ final class DefaultSqsService implements SqsService, ServiceView {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        commands.close(); // commands already handed over still run
-        timers.stop();
+        for (Shard shard : shards) {
+            shard.commands.close(); // commands already handed over still run
+        }
+        for (Shard shard : shards) {
+            shard.timers.stop();
+        }
         recovery.stop();
         Completions completions = new Completions();
-        gate.lockedEvenIfFenced(() -> receiver.releaseAll(completions));
+        for (Shard shard : shards) {
+            shard.gate.lockedEvenIfFenced(() -> shard.receiver.releaseAll(completions));
+        }
         completions.run();
-        gate.stopSink(); // the final state, after the last command (the journal records its digest)
+        for (Shard shard : shards) {
+            shard.gate.stopSink(); // the final state, after the last command (the journal records its digest)
+        }
         store.close();
     }
 
-    /** Every command applied from now on goes to {@code sink} as well (the journal); set before serving. */
+    /**
+     * Every command applied from now on goes to {@code sink} as well (the journal); set before
+     * serving. The journal records one engine's commands: it needs a single shard.
+     */
     void commandSink(io.hikyaku.engine.command.CommandSink sink) {
-        gate.sink(sink);
+        if (shards.length != 1) {
+            throw new IllegalStateException("a command journal needs a single engine shard");
+        }
+        shards[0].gate.sink(sink);
     }
 }

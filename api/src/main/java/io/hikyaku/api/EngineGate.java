@@ -44,6 +44,8 @@ final class EngineGate {
     private final ReentrantLock lock = new ReentrantLock();
     private final LongFunction<QueueEngine> loader;
     private final StoreFence fence;
+    /** This engine's writes (what its reads' answers wait for). */
+    private final StoreFence.Lane lane;
     private final java.time.Clock clock;
     private QueueEngine engine;
     /** Told every command applied, in order (the journal); guarded by the lock. */
@@ -58,9 +60,10 @@ final class EngineGate {
     private volatile java.util.function.LongConsumer onDeadline = d -> { };
 
     /** {@code loader} builds an engine from the store as of the given time (at start and after a failure). */
-    EngineGate(LongFunction<QueueEngine> loader, StoreFence fence, java.time.Clock clock) {
+    EngineGate(LongFunction<QueueEngine> loader, StoreFence.Lane lane, java.time.Clock clock) {
         this.loader = loader;
-        this.fence = fence;
+        this.lane = lane;
+        this.fence = lane.owner();
         this.clock = clock;
         this.engine = loader.apply(clock.millis());
         this.lastNow = engine.appliedAt(); // the load's stamp: the first command is not earlier
@@ -148,7 +151,7 @@ final class EngineGate {
      * then fails). With group commit this costs at most the fsync already under way.
      */
     <T> CompletableFuture<T> afterWrites(T value) {
-        return whenDurable(new Durable<>(value, fence.barrier()));
+        return whenDurable(new Durable<>(value, lane.barrier()));
     }
 
     /**
@@ -162,7 +165,7 @@ final class EngineGate {
         CompletableFuture<Void> earlier;
         lock.lock();
         try {
-            earlier = fence.barrier();
+            earlier = lane.barrier();
         } finally {
             lock.unlock();
         }
@@ -183,7 +186,7 @@ final class EngineGate {
 
     /** Every write handed to the store so far is durable (call under the lock). */
     CompletableFuture<Void> barrier() {
-        return fence.barrier();
+        return lane.barrier();
     }
 
     /**
@@ -237,17 +240,16 @@ final class EngineGate {
     }
 
     /**
-     * Recovery's last step, called once the store accepts writes again: a new engine loaded from the
-     * store replaces the old one, then commands pass again. Throws (and stays fenced) if loading fails.
-     * Returns the answers held for writes of unknown outcome, now durable, to give outside the lock.
+     * Recovery's step for this engine, called once the store accepts writes again: a new engine
+     * loaded from the store replaces the old one. Throws if loading fails. Commands pass again once
+     * every engine is reloaded and the recovery clears the fence.
      */
-    java.util.List<Runnable> reload(long now) {
+    void reload(long now) {
         lock.lock();
         try {
             engine = loader.apply(Math.max(now, lastNow));
             lastNow = Math.max(lastNow, engine.appliedAt());
             sink.loaded(engine.appliedAt(), engine);
-            return fence.clear();
         } finally {
             nudgeIfDue();
             lock.unlock();

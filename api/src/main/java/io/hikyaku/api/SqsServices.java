@@ -63,4 +63,22 @@ public final class SqsServices {
         service.commandSink(sink);
         return service;
     }
+
+    /**
+     * As {@link #create(Store, Clock, boolean, long, long, Consumer, io.hikyaku.engine.command.CommandSink)}
+     * with {@code engineShards} engines side by side over the store, each owning the accounts that hash
+     * to it ({@link io.hikyaku.engine.EngineShard}): commands of different shards run in parallel, each
+     * shard on its own thread and lock. The index budget is shared out equally. A {@code sink} other
+     * than {@code CommandSink.NONE} needs one shard.
+     */
+    public static SqsService create(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
+                                    long indexWindow, Consumer<String> log, io.hikyaku.engine.command.CommandSink sink,
+                                    int engineShards) {
+        DefaultSqsService service = new DefaultSqsService(store, clock, CommandQueue.CAPACITY, cooldowns,
+                maxIndexedMessages, indexWindow, log, engineShards);
+        if (sink != io.hikyaku.engine.command.CommandSink.NONE) {
+            service.commandSink(sink);
+        }
+        return service;
+    }
 }

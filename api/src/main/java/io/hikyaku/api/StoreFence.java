@@ -10,18 +10,20 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * The store as the engine sees it: passes reads and writes through, notices the first write that
+ * The store as the engines see it: passes reads and writes through, notices the first write that
  * fails (disk full, I/O error, failed fsync) and from then on refuses every write without passing it
- * on, until {@link #clear()}. The engine changes its memory before the store has the batch, so after
+ * on, until {@link #clear()}. An engine changes its memory before the store has the batch, so after
  * a failure memory is ahead of the disk; {@link EngineGate} stops all commands while fenced and
- * rebuilds the engine from the store before clearing the fence.
+ * rebuilds every engine from the store before the fence is cleared. One fence serves every engine
+ * shard over the store: a failure stops them all, as the store's failure is theirs too.
  *
- * <p>It also remembers the latest write handed to the store: a read waits for that one
- * ({@link #barrier()}) before it answers, so no answer shows state that is not yet durable.
- * Everything here is called under the engine lock except {@link #fenced()} and the failure
- * callbacks (store threads), which only set a volatile field and call {@code onFence}.
+ * <p>Each engine writes through its own {@link Lane}, which remembers the latest write it handed to
+ * the store: a read waits for that one ({@link Lane#barrier()}) before it answers, so no answer
+ * shows state that is not yet durable (an engine's state is its own: another shard's writes do not
+ * concern its answers). A lane is used under its engine's lock, except {@link #fenced()} and the
+ * failure callbacks (store threads), which only set a volatile field and call {@code onFence}.
  */
-final class StoreFence implements Store {
+final class StoreFence {
 
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
@@ -30,12 +32,18 @@ final class StoreFence implements Store {
     private volatile StoreException cause;
     /** Answers held until recovery (guarded by this). */
     private List<Runnable> held = new ArrayList<>();
-    /** The latest write passed to the store (guarded by the engine lock). */
-    private volatile CompletableFuture<Void> last = DONE;
+    private final List<Lane> lanes = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     StoreFence(Store store, Runnable onFence) {
         this.store = store;
         this.onFence = onFence;
+    }
+
+    /** A new engine's way to the store. */
+    Lane lane() {
+        Lane lane = new Lane();
+        lanes.add(lane);
+        return lane;
     }
 
     /** Why writes are refused, or null. */
@@ -66,99 +74,119 @@ final class StoreFence implements Store {
         fence(failure); // no-op when already fenced; else (a late report) one more recovery round
     }
 
-    /** After the engine was rebuilt from the store: writes pass again. Returns the held answers to give. */
+    /** After every engine was rebuilt from the store: writes pass again. Returns the held answers to give. */
     List<Runnable> clear() {
         synchronized (this) {
             cause = null;
-            last = DONE; // what was written before has settled; the failed writes are not in the store
+            // what was written before has settled; the failed writes are not in the store
+            lanes.forEach(lane -> lane.last = DONE);
             List<Runnable> answers = held;
             held = new ArrayList<>();
             return answers;
         }
     }
 
-    /**
-     * Completes once every write passed to the store so far is durable; fails if one of them failed
-     * (the store fails every batch after a failed one, so the latest write's outcome covers them all).
-     */
-    CompletableFuture<Void> barrier() {
-        StoreException why = cause;
-        return why != null ? CompletableFuture.failedFuture(refusal(why)) : last;
+    /** The latest write of every lane, done or not (the recovery waits for them to settle). */
+    CompletableFuture<Void> lastWrites() {
+        return CompletableFuture.allOf(lanes.stream().map(lane -> lane.last.handle((v, e) -> (Void) null))
+                .toArray(CompletableFuture[]::new));
     }
 
-    /** The latest write passed to the store, done or not (the recovery waits for it to settle). */
-    CompletableFuture<Void> lastWrite() {
-        return last;
-    }
-
-    @Override
-    public CompletableFuture<Void> write(StoreBatch batch) {
-        StoreException why = cause;
-        if (why != null) {
-            return CompletableFuture.failedFuture(refusal(why));
-        }
-        if (batch.isEmpty()) {
-            // A command that changed nothing (a second delete of a message) is judged on memory, which
-            // may hold a change not yet durable: its answer waits for every write before it, as a read's.
-            return last;
-        }
-        // The fence goes up before anyone hears of the failure: a caller told 503 may call again at
-        // once, and that call must not reach the engine, whose memory still holds the failed change.
-        // (A callback on the store's own future would not do: dependents run newest first, so the
-        // answer would go out before the fence.)
-        CompletableFuture<Void> settled = new CompletableFuture<>();
-        store.write(batch).whenComplete((ok, failure) -> {
-            if (failure == null) {
-                settled.complete(null);
-            } else {
-                fence(failure);
-                settled.completeExceptionally(failure);
-            }
-        });
-        last = settled;
-        return settled;
-    }
-
-    @Override
-    public byte[] get(Keyspace space, byte[] key) {
-        return store.get(space, key);
-    }
-
-    @Override
-    public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
-        store.scan(space, prefix, visitor);
-    }
-
-    @Override
-    public void scanHeads(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
-        store.scanHeads(space, prefix, headBytes, visitor);
-    }
-
-    /** Forwarded, not left to the default (a walk from the prefix's start): page-ins and counting seek. */
-    @Override
-    public void scanFrom(Keyspace space, byte[] prefix, byte[] from, int headBytes, EntryVisitor visitor) {
-        store.scanFrom(space, prefix, from, headBytes, visitor);
-    }
-
-    /** Forwarded, not left to the default (a walk of the whole prefix): start-up seeks each queue's last key. */
-    @Override
-    public byte[] lastKey(Keyspace space, byte[] prefix) {
-        return store.lastKey(space, prefix);
-    }
-
-    @Override
-    public boolean resume() {
+    boolean resume() {
         return store.resume();
     }
 
-    @Override
-    public boolean isEphemeral() {
-        return store.isEphemeral();
-    }
+    /** One engine's writes and reads; see {@link StoreFence}. */
+    final class Lane implements Store {
 
-    @Override
-    public void close() {
-        store.close();
+        /** The latest write this lane passed to the store (guarded by its engine's lock). */
+        private volatile CompletableFuture<Void> last = DONE;
+
+        private Lane() {}
+
+        StoreFence owner() {
+            return StoreFence.this;
+        }
+
+        /**
+         * Completes once every write this lane passed to the store so far is durable; fails if one of
+         * them failed (the store fails every batch after a failed one, so the latest write's outcome
+         * covers them all).
+         */
+        CompletableFuture<Void> barrier() {
+            StoreException why = cause;
+            return why != null ? CompletableFuture.failedFuture(refusal(why)) : last;
+        }
+
+        @Override
+        public CompletableFuture<Void> write(StoreBatch batch) {
+            StoreException why = cause;
+            if (why != null) {
+                return CompletableFuture.failedFuture(refusal(why));
+            }
+            if (batch.isEmpty()) {
+                // A command that changed nothing (a second delete of a message) is judged on memory, which
+                // may hold a change not yet durable: its answer waits for every write before it, as a read's.
+                return last;
+            }
+            // The fence goes up before anyone hears of the failure: a caller told 503 may call again at
+            // once, and that call must not reach the engine, whose memory still holds the failed change.
+            // (A callback on the store's own future would not do: dependents run newest first, so the
+            // answer would go out before the fence.)
+            CompletableFuture<Void> settled = new CompletableFuture<>();
+            store.write(batch).whenComplete((ok, failure) -> {
+                if (failure == null) {
+                    settled.complete(null);
+                } else {
+                    fence(failure);
+                    settled.completeExceptionally(failure);
+                }
+            });
+            last = settled;
+            return settled;
+        }
+
+        @Override
+        public byte[] get(Keyspace space, byte[] key) {
+            return store.get(space, key);
+        }
+
+        @Override
+        public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
+            store.scan(space, prefix, visitor);
+        }
+
+        @Override
+        public void scanHeads(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
+            store.scanHeads(space, prefix, headBytes, visitor);
+        }
+
+        /** Forwarded, not left to the default (a walk from the prefix's start): page-ins and counting seek. */
+        @Override
+        public void scanFrom(Keyspace space, byte[] prefix, byte[] from, int headBytes, EntryVisitor visitor) {
+            store.scanFrom(space, prefix, from, headBytes, visitor);
+        }
+
+        /** Forwarded, not left to the default (a walk of the whole prefix): start-up seeks each queue's last key. */
+        @Override
+        public byte[] lastKey(Keyspace space, byte[] prefix) {
+            return store.lastKey(space, prefix);
+        }
+
+        @Override
+        public boolean resume() {
+            return store.resume();
+        }
+
+        @Override
+        public boolean isEphemeral() {
+            return store.isEphemeral();
+        }
+
+        /** The store outlives its engines (several share it): the service closes it. */
+        @Override
+        public void close() {
+        }
     }
 
     private static StoreException refusal(StoreException why) {

@@ -23,9 +23,9 @@ final class StoreRecovery {
     private static final long STILL_FAILING_LOG_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final Clock clock;
-    private EngineGate gate;
+    private List<EngineGate> gates;
     private StoreFence fence;
-    private Receiver receiver;
+    private List<Receiver> receivers;
     /** The running recovery, or null (guarded by this). */
     private Thread thread;
     private volatile boolean stopped;
@@ -34,11 +34,14 @@ final class StoreRecovery {
         this.clock = clock;
     }
 
-    /** Wiring: the three are built around this (the fence calls {@link #start} when it goes up). */
-    void attach(EngineGate gate, StoreFence fence, Receiver receiver) {
-        this.gate = gate;
+    /**
+     * Wiring: the fence and every engine shard's gate and receiver are built around this (the fence
+     * calls {@link #start} when it goes up).
+     */
+    void attach(List<EngineGate> gates, StoreFence fence, List<Receiver> receivers) {
+        this.gates = List.copyOf(gates);
         this.fence = fence;
-        this.receiver = receiver;
+        this.receivers = List.copyOf(receivers);
     }
 
     /** The fence went up: starts the recovery thread unless one runs. Cheap; never blocks. */
@@ -90,7 +93,10 @@ final class StoreRecovery {
         LOG.error("storage write failed ({}); every request now gets 503 ServiceUnavailable until the store "
                 + "accepts writes again, then the state is reloaded from the store", cause.getMessage());
         Completions completions = new Completions();
-        gate.lockedEvenIfFenced(() -> receiver.failAll(EngineGate.unavailable(), completions));
+        for (int i = 0; i < gates.size(); i++) {
+            Receiver receiver = receivers.get(i);
+            gates.get(i).lockedEvenIfFenced(() -> receiver.failAll(EngineGate.unavailable(), completions));
+        }
         completions.run();
         long start = System.nanoTime();
         long lastLog = start;
@@ -113,7 +119,10 @@ final class StoreRecovery {
             }
             List<Runnable> held;
             try {
-                held = gate.reload(clock.millis());
+                for (EngineGate gate : gates) {
+                    gate.reload(clock.millis());
+                }
+                held = fence.clear(); // every engine holds what the disk has: commands pass again
             } catch (RuntimeException e) {
                 LOG.error("reloading the state from the store failed; still refusing requests", e);
                 continue;
@@ -136,7 +145,7 @@ final class StoreRecovery {
             if (!fence.resume()) {
                 return "the store still refuses writes";
             }
-            fence.lastWrite().handle((v, e) -> null).get(10, TimeUnit.SECONDS);
+            fence.lastWrites().get(10, TimeUnit.SECONDS);
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

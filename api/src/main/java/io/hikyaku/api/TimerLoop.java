@@ -31,10 +31,15 @@ final class TimerLoop {
     private volatile long plannedWake = PLANNING;
 
     TimerLoop(Clock clock, LongSupplier round) {
+        this(clock, round, "hikyaku-timers");
+    }
+
+    /** With the thread named {@code threadName} (one per engine shard). */
+    TimerLoop(Clock clock, LongSupplier round, String threadName) {
         this.clock = clock;
         this.round = round;
         this.systemClock = clock.getClass() == Clock.systemUTC().getClass();
-        this.thread = new Thread(this::loop, "hikyaku-timers");
+        this.thread = new Thread(this::loop, threadName);
         this.thread.setDaemon(true);
     }
 

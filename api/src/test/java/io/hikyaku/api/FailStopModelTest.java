@@ -58,6 +58,38 @@ class FailStopModelTest {
         }
     }
 
+    /**
+     * The same with two engine shards: the standard queue and a second one in an account of the other
+     * shard, the FIFO queue in the first; one fence stops both shards and recovery reloads both.
+     */
+    @Test
+    void withTwoEngineShardsTheSameHolds() throws Exception {
+        long first = Long.getLong("hikyaku.failstop.seed", 1);
+        int seeds = Integer.getInteger("hikyaku.failstop.seeds", 12) / 2;
+        long faults = 0;
+        for (long seed = first; seed < first + seeds; seed++) {
+            try {
+                faults += new Run(seed, 2).run();
+            } catch (AssertionError | Exception e) {
+                throw new AssertionError("two shards, seed " + seed + " (rerun: -Dhikyaku.failstop.seed=" + seed
+                        + " -Dhikyaku.failstop.seeds=2): " + e.getMessage(), e);
+            }
+        }
+        if (faults == 0) {
+            throw new AssertionError("no fault was injected: the test checked nothing");
+        }
+    }
+
+    /** An account that falls on the other shard of two than the default one. */
+    private static String accountOnOtherShard() {
+        int home = io.hikyaku.engine.EngineShard.of(CONTEXT.accountId(), 2);
+        for (long n = 100000000000L; ; n++) {
+            if (io.hikyaku.engine.EngineShard.of(Long.toString(n), 2) != home) {
+                return Long.toString(n);
+            }
+        }
+    }
+
     /** What the model knows of one message. */
     private static final class Msg {
         final String body;
@@ -75,6 +107,7 @@ class FailStopModelTest {
 
     private static final class Run {
         final long seed;
+        final int shards;
         final Random random;
         final MutableClock clock = new MutableClock(1_700_000_000_000L);
         final MemoryStore disk = new MemoryStore();
@@ -88,7 +121,12 @@ class FailStopModelTest {
         final Set<Msg> targeted = new HashSet<>();
 
         Run(long seed) {
+            this(seed, 1);
+        }
+
+        Run(long seed, int shards) {
             this.seed = seed;
+            this.shards = shards;
             this.random = new Random(seed);
         }
 
@@ -96,6 +134,9 @@ class FailStopModelTest {
             start();
             queueUrls.add(create("std", "{}"));
             queueUrls.add(create("fifo.fifo", "{\"FifoQueue\":\"true\"}"));
+            if (shards > 1) {
+                queueUrls.add(create(new CallContext(accountOnOtherShard(), "us-east-1", "http://h:1", null, "r"), "other", "{}"));
+            }
             long injected = 0;
             try {
                 for (int step = 0; step < STEPS; step++) {
@@ -124,7 +165,9 @@ class FailStopModelTest {
 
         private void start() {
             store = new FaultInjectingStore(disk);
-            service = SqsServices.create(store, clock);
+            service = shards == 1 ? SqsServices.create(store, clock)
+                    : new DefaultSqsService(store, clock, CommandQueue.CAPACITY, true, Long.MAX_VALUE,
+                            io.hikyaku.engine.QueueEngine.DEFAULT_INDEX_WINDOW, line -> { }, shards);
         }
 
         private void injectFaults() {
@@ -337,7 +380,12 @@ class FailStopModelTest {
         }
 
         private String create(String name, String attributes) throws Exception {
-            return call("CreateQueue", "{\"QueueName\":\"" + name + "\",\"Attributes\":" + attributes + "}")
+            return create(CONTEXT, name, attributes);
+        }
+
+        private String create(CallContext caller, String name, String attributes) throws Exception {
+            String json = "{\"QueueName\":\"" + name + "\",\"Attributes\":" + attributes + "}";
+            return service.invoke(caller, new ApiRequest("CreateQueue", ServiceHarness.parse(json), WireProtocol.JSON, false, "/"))
                     .get(20, TimeUnit.SECONDS).get("QueueUrl").asText();
         }
 

@@ -56,6 +56,16 @@ final class Cleanups {
         jobs.add(new Job(queueId, below));
     }
 
+    /** Whether keys of {@code queueId} are being removed here (the digest of one shard counts them). */
+    boolean covers(long queueId) {
+        for (Job j : jobs) {
+            if (j.queueId == queueId) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     boolean pending() {
         return !jobs.isEmpty();
     }

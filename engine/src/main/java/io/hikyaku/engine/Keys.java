@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
  * META          's' queueId(8)                     -> reserved message seq upper bound (i64)
  * META          'p' queueId(8)                     -> purge bound: messages below this seq were purged (i64)
  * META          "applied-at"                       -> the time of the last tick that wrote it (i64; a load starts there at the earliest)
+ * META          "queue-ids/" i, "applied-at/" i    -> the same two for engine shard i of several (EngineShard)
  * QUEUES        queueId(8)                         -> queue record
  * MESSAGES      queueId(8) seq(8)                  -> immutable message (written once, deleted once)
  * MESSAGE_STATE queueId(8) seq(8)                  -> receive state (only after first receive)

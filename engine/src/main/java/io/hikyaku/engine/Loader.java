@@ -24,6 +24,10 @@ final class Loader {
 
     /** The given load time, raised to the stored last applied time once META is read. */
     private long loadedAt;
+    /** Queue ids of other shards' queues (several engines over one store): never leftovers. */
+    private final java.util.Set<Long> foreign = new java.util.HashSet<>();
+    /** Ids up to this were allocated before the load began (see {@link #isLeftover}). */
+    private long floor;
 
     /**
      * {@code loadedAt} stamps the load like any command: messages due by then come back VISIBLE
@@ -37,24 +41,33 @@ final class Loader {
     }
 
     void load() {
+        foreign.clear();
         Map<Long, Long> reserved = new HashMap<>();
         Map<Long, Long> purged = new HashMap<>();
         store.scan(Keyspace.META, new byte[0], (k, v) -> {
-            if (java.util.Arrays.equals(k, Keys.QUEUE_ID_COUNTER)) {
+            if (EngineShard.isCounterKey(k)) { // every shard's: ids above all of them are free
                 engine.loadedQueueIdCounter(Dec.of(v, 1, "counter").i64());
             } else if (k.length == 9 && k[0] == 's') {
                 reserved.put(ByteBuffer.wrap(k, 1, 8).getLong(), Dec.of(v, 1, "seq reservation").i64());
             } else if (k.length == 9 && k[0] == 'p') {
                 purged.put(ByteBuffer.wrap(k, 1, 8).getLong(), Dec.of(v, 1, "purge bound").i64());
-            } else if (java.util.Arrays.equals(k, Keys.APPLIED_AT)) {
+            } else if (java.util.Arrays.equals(k, engine.shard.appliedAtKey())) { // this shard's own
                 engine.loadedAppliedAt(Dec.of(v, 1, "applied-at").i64());
             }
             return true;
         });
         loadedAt = engine.appliedAt(); // max(given, stored): the rest of the load happens then
+        // Ids above this were allocated after the scan of META began: a queue being created right
+        // now by another shard (while this one reloads), whose record this load may not see.
+        floor = engine.queueIdCounter();
         Map<Long, QueueState> byId = new HashMap<>();
         store.scan(Keyspace.QUEUES, new byte[0], (k, v) -> {
             QueueState q = QueueState.decodeRecord(Keys.queueIdOf(k), v);
+            engine.loadedQueueIdCounter(q.id);
+            if (!engine.shard.owns(q.accountId)) {
+                foreign.add(q.id); // another shard's queue: its keys are not this engine's to load or clean
+                return true;
+            }
             q.purgedBelow = purged.getOrDefault(q.id, 0L);
             q.budget = engine.budget;
             byId.put(q.id, q);
@@ -102,7 +115,9 @@ final class Loader {
         store.scan(Keyspace.DEDUP, new byte[0], (k, v) -> {
             QueueState q = byId.get(Keys.queueIdOf(k));
             if (q == null) {
-                leftovers.add(Keys.queueIdOf(k));
+                if (isLeftover(Keys.queueIdOf(k))) {
+                    leftovers.add(Keys.queueIdOf(k));
+                }
             } else {
                 char tag = Keys.dedupTag(k);
                 if (tag == 'D') {
@@ -137,10 +152,15 @@ final class Loader {
             if (k[0] == 'n') {
                 String rest = new String(k, 1, k.length - 1, StandardCharsets.UTF_8);
                 int zero = rest.indexOf('\0');
-                engine.loadedDeletedName(rest.substring(0, zero), rest.substring(zero + 1), Dec.of(v, 1, "deleted name").i64());
+                if (engine.shard.owns(rest.substring(0, zero))) {
+                    engine.loadedDeletedName(rest.substring(0, zero), rest.substring(zero + 1), Dec.of(v, 1, "deleted name").i64());
+                }
             } else if (k[0] == 't') {
                 String id = new String(k, 1, k.length - 1, StandardCharsets.UTF_8);
-                engine.tasks.loaded(MoveTask.decode(id, v));
+                MoveTask task = MoveTask.decode(id, v);
+                if (engine.shard.owns(MoveTask.accountOf(task.sourceArn))) {
+                    engine.tasks.loaded(task);
+                }
             }
             return true;
         });
@@ -153,6 +173,20 @@ final class Loader {
             QueueState q = byId.get(qid);
             engine.cleanups.add(qid, q == null ? Long.MAX_VALUE : q.purgedBelow);
         }
+    }
+
+    /**
+     * Whether keys of queue id {@code qid}, which has no record this engine loaded, are leftovers of
+     * a deleted queue for this engine to remove. Not when another shard's queue has that id; with
+     * several shards, only shard 0 removes keys without any record, and only of ids allocated before
+     * this load began (an id above the floor may be a queue another shard is creating right now,
+     * whose record this load's scan came too early to see).
+     */
+    private boolean isLeftover(long qid) {
+        if (foreign.contains(qid)) {
+            return false;
+        }
+        return engine.shard.count() == 1 || (engine.shard.index() == 0 && qid <= floor);
     }
 
     /** The seq of {@code q}'s last stored message (0 when none). */
@@ -179,7 +213,7 @@ final class Loader {
             }
             long qid = Keys.queueIdOf(first[0]);
             QueueState q = byId.get(qid);
-            if (q == null || Keys.seqOf(first[0]) < q.purgedBelow) {
+            if (q == null ? isLeftover(qid) : Keys.seqOf(first[0]) < q.purgedBelow) {
                 leftovers.add(qid);
             }
             if (qid == Long.MAX_VALUE) {

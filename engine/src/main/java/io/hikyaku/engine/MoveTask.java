@@ -86,6 +86,21 @@ final class MoveTask {
         return id == null || arn == null ? null : new String[] {id, arn};
     }
 
+    /** The account of a queue ARN ({@code arn:aws:sqs:region:account:name}), or "" when it is not one. */
+    static String accountOf(String arn) {
+        String[] parts = arn == null ? new String[0] : arn.split(":", -1);
+        return parts.length == 6 ? parts[4] : "";
+    }
+
+    /**
+     * The account of the source queue a task handle names, or null when the handle does not decode
+     * (several engine shards: the one that owns it answers CancelMessageMoveTask).
+     */
+    static String accountOfHandle(String handle) {
+        String[] parts = parseHandle(handle);
+        return parts == null ? null : accountOf(parts[1]);
+    }
+
     private static String jsonString(String json, String field) {
         var m = java.util.regex.Pattern.compile("\"" + field + "\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"").matcher(json);
         return m.find() ? m.group(1).replace("\\\"", "\"").replace("\\\\", "\\") : null;

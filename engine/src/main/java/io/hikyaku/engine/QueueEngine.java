@@ -57,6 +57,8 @@ public final class QueueEngine {
     /** Queues that gained visible messages outside tick (lazy timers, DLQ moves); tick reports them. */
     private final Set<QueueRef> pendingWakeups = new LinkedHashSet<>();
     private long queueIdCounter;
+    /** The accounts this engine serves (all of them unless several engines share the store). */
+    final EngineShard shard;
     private EngineEvents events = EngineEvents.NONE;
     private AccessListener accessListener = AccessListener.NONE;
     /** The time of the last command applied (the load counts as one): commands arrive in time order. */
@@ -111,6 +113,21 @@ public final class QueueEngine {
 
     QueueEngine(Store store, String defaultRegion, int inflightLimit, long loadedAt, long maxIndexedMessages,
                 long indexWindow) {
+        this(store, defaultRegion, inflightLimit, loadedAt, maxIndexedMessages, indexWindow, EngineShard.ONLY);
+    }
+
+    /**
+     * Like {@link #QueueEngine(Store, String, long, long, long)} for one shard of several over the
+     * same store: it loads, and serves, only the accounts {@code shard} owns ({@link EngineShard}).
+     */
+    public QueueEngine(Store store, String defaultRegion, long loadedAt, long maxIndexedMessages, long indexWindow,
+                       EngineShard shard) {
+        this(store, defaultRegion, QueueState.INFLIGHT_LIMIT, loadedAt, maxIndexedMessages, indexWindow, shard);
+    }
+
+    QueueEngine(Store store, String defaultRegion, int inflightLimit, long loadedAt, long maxIndexedMessages,
+                long indexWindow, EngineShard shard) {
+        this.shard = shard;
         this.receiver = new Receiver(this, inflightLimit);
         this.readAhead = new ReadAhead(store);
         this.store = store;
@@ -212,8 +229,9 @@ public final class QueueEngine {
         appliedAt = Math.max(appliedAt, value);
     }
 
+    /** The highest queue id the store has seen (any shard's); this engine allocates above it. */
     void loadedQueueIdCounter(long value) {
-        queueIdCounter = value;
+        queueIdCounter = Math.max(queueIdCounter, value);
     }
 
     void loadedDeletedName(String account, String name, long deletedAt) {
@@ -256,8 +274,11 @@ public final class QueueEngine {
         RedriveAllowPolicy rap = RedriveRules.checkAllow(request, c.attributes(), null);
         StoreBatch b = new StoreBatch();
         deletedNames.forget(c.accountId(), name, b);
-        long id = ++queueIdCounter;
-        b.put(Keyspace.META, Keys.QUEUE_ID_COUNTER, Enc.version(1).i64(queueIdCounter).done());
+        if (!shard.owns(c.accountId())) {
+            throw new IllegalStateException("account " + c.accountId() + " belongs to another engine shard");
+        }
+        long id = queueIdCounter = shard.nextQueueId(queueIdCounter);
+        b.put(Keyspace.META, shard.counterKey(), Enc.version(1).i64(queueIdCounter).done());
         QueueState q = new QueueState(id, c.accountId(), name, region, fifo, c.now(), new QueueSettings(values, rp, rap));
         if (c.tags() != null) {
             q.tags.putAll(c.tags());
@@ -282,6 +303,16 @@ public final class QueueEngine {
     /** GetQueueUrl and the lookup behind every queue command; throws QueueDoesNotExist. */
     public QueueInfo getQueue(QueueRef queue) {
         return queues.require(queue).info();
+    }
+
+    /** The account of the source queue a message move task handle names, or null when it does not decode. */
+    public static String accountOfTaskHandle(String handle) {
+        return MoveTask.accountOfHandle(handle);
+    }
+
+    /** Which accounts this engine serves. */
+    public EngineShard shard() {
+        return shard;
     }
 
     /** The queue's Policy and tags for authorization, or null when there is no such queue; a pure read. */
@@ -998,7 +1029,7 @@ public final class QueueEngine {
         if (now == storedAppliedAt || (b.isEmpty() && !due)) {
             return;
         }
-        b.put(Keyspace.META, Keys.APPLIED_AT, Enc.version(1).i64(now).done());
+        b.put(Keyspace.META, shard.appliedAtKey(), Enc.version(1).i64(now).done());
         storedAppliedAt = now;
     }
 

@@ -40,12 +40,49 @@ final class StateDigest {
         for (Keyspace space : Keyspace.values()) {
             d.str(space.name());
             store.scan(space, new byte[0], (k, v) -> {
+                if (!ownKey(engine, space, k)) {
+                    return true;
+                }
                 d.bytes(k);
                 d.bytes(v);
                 return true;
             });
         }
         return java.util.HexFormat.of().formatHex(d.sha.digest());
+    }
+
+    /**
+     * Whether a store entry is this engine's: everything with one shard; with several, the keys of
+     * its queues (and of queues it is still cleaning up), its own id counter, and the deleted names
+     * and move tasks of its accounts.
+     */
+    private static boolean ownKey(QueueEngine engine, Keyspace space, byte[] k) {
+        EngineShard shard = engine.shard;
+        if (shard.count() == 1) {
+            return true;
+        }
+        switch (space) {
+            case META:
+                if (EngineShard.isCounterKey(k)) {
+                    return java.util.Arrays.equals(k, shard.counterKey());
+                }
+                if (java.util.Arrays.equals(k, shard.appliedAtKey())) {
+                    return true;
+                }
+                return k.length == 9 && ownQueue(engine, java.nio.ByteBuffer.wrap(k, 1, 8).getLong());
+            case HOUSEKEEPING:
+                String rest = new String(k, 1, k.length - 1, StandardCharsets.UTF_8);
+                if (k[0] == 'n') {
+                    return shard.owns(rest.substring(0, Math.max(0, rest.indexOf('\0'))));
+                }
+                return k[0] == 't' && engine.tasks.byId.containsKey(rest);
+            default:
+                return k.length >= 8 && ownQueue(engine, Keys.queueIdOf(k));
+        }
+    }
+
+    private static boolean ownQueue(QueueEngine engine, long queueId) {
+        return engine.queues.byId.containsKey(queueId) || engine.cleanups.covers(queueId);
     }
 
     private void queue(QueueState q) {

@@ -76,6 +76,8 @@ public final class HikyakuServer implements AutoCloseable {
     private final SecurityConfig security;
     private final SqsService service;
     private final StoreHealth storeHealth;
+    /** The RocksDB store (its background verification's findings); null with memory storage. */
+    private final RocksDbStore rocks;
     private final Backups backups;
     private final ServerState state = new ServerState();
     private final IdleConnections idleConnections;
@@ -104,6 +106,7 @@ public final class HikyakuServer implements AutoCloseable {
         this.security = security;
         this.service = service;
         this.storeHealth = storeHealth;
+        this.rocks = rocks;
         this.backups = backups;
         this.idleConnections = new IdleConnections(state, config.clock());
         this.acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("hikyaku-accept", true),
@@ -178,7 +181,7 @@ public final class HikyakuServer implements AutoCloseable {
             }
             service = SqsServices.create(store.health(), config.clock(), config.cooldowns() == Cooldowns.AWS,
                     MemoryBudget.resolve(config.maxIndexedMessages()), config.indexWindow(), LOG::warn,
-                    journal == null ? io.hikyaku.engine.command.CommandSink.NONE : journal);
+                    journal == null ? io.hikyaku.engine.command.CommandSink.NONE : journal, config.engineShards());
         } catch (RuntimeException e) {
             if (journal != null) {
                 journal.close();
@@ -266,7 +269,8 @@ public final class HikyakuServer implements AutoCloseable {
                         queueLookup());
         this.authentication = authentication;
         RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving,
-                () -> health == null ? null : health.problem(), admin, authentication).observe(metrics, observers, Version.current())
+                () -> health == null ? null : health.problem() != null ? health.problem()
+                        : rocks == null ? null : rocks.corruption(), admin, authentication).observe(metrics, observers, Version.current())
                 .cloudWatch(cloudWatch)
                 .lambda(() -> push == null ? null : push.api());
         SslContext tls = security != null && security.tls() ? Tls.serverContext(security.tlsCert(), security.tlsKey()) : null;

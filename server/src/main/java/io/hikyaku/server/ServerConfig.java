@@ -30,6 +30,8 @@ import java.util.Objects;
  * @param journal       where to append every command the engine applies (ENGINE.md "Journal"); null = no journal
  * @param metrics       off: nothing is recorded per request, no {@code /metrics}, and the CloudWatch API
  *                      answers with no datapoints (docs/operations.md "Monitoring")
+ * @param engineShards  engines side by side, each owning the accounts that hash to it, each on its own
+ *                      thread (docs/architecture.md "Engine shards"); 1 = one engine for everything
  * @param indexWindow   per queue, visible messages kept in the in-memory index at most (the rest stay on
  *                      disk, paged in as the queue drains; ENGINE.md "Memory"); {@link #MIN_INDEX_WINDOW}..{@link #MAX_INDEX_WINDOW}
  */
@@ -37,8 +39,10 @@ public record ServerConfig(String host, int port, String accountId, String regio
                            StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
                            List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog,
                            Cooldowns cooldowns, PushConfig push, long maxIndexedMessages, Path journal, boolean metrics,
-                           long indexWindow) {
+                           long indexWindow, int engineShards) {
 
+    /** Engines side by side at most (each has an engine thread and a timer thread). */
+    public static final int MAX_ENGINE_SHARDS = 64;
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 9324;
     public static final String DEFAULT_ACCOUNT_ID = "000000000000";
@@ -58,6 +62,12 @@ public record ServerConfig(String host, int port, String accountId, String regio
     public static final long MAX_INDEX_WINDOW = 16L << 20;
 
     public ServerConfig {
+        if (engineShards < 1 || engineShards > MAX_ENGINE_SHARDS) {
+            throw new IllegalArgumentException("engine shards must be 1.." + MAX_ENGINE_SHARDS + ": " + engineShards);
+        }
+        if (engineShards > 1 && journal != null) {
+            throw new IllegalArgumentException("the journal records one engine's commands: use engine shards 1 with a journal");
+        }
         Objects.requireNonNull(host, "host");
         if (host.isBlank()) {
             throw new IllegalArgumentException("host must not be empty (an address or name to bind, e.g. 127.0.0.1 or 0.0.0.0)");
@@ -101,64 +111,64 @@ public record ServerConfig(String host, int port, String accountId, String regio
         return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_ACCOUNT_ID, DEFAULT_REGION, null,
                 StorageMode.ROCKSDB, DEFAULT_DATA_DIR, DurabilityMode.FSYNC, Clock.systemUTC(), List.of(),
                 DEFAULT_MAX_BODY_BYTES, LogFormat.TEXT, false, Cooldowns.AWS, PushConfig.NONE, 0, null, true,
-                DEFAULT_INDEX_WINDOW);
+                DEFAULT_INDEX_WINDOW, 1);
     }
 
     public ServerConfig withHost(String value) {
-        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
+        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withPort(int value) {
-        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
+        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withAccountId(String value) {
-        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
+        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withRegion(String value) {
-        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
+        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     /** null means: build queue URLs from each request's Host header. */
     public ServerConfig withAdvertisedUrl(String value) {
-        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
+        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withStorage(StorageMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withDataDir(Path value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withDurability(DurabilityMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withClock(Clock value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withQueues(List<QueueDefinition> value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withMaxBodyBytes(int value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withLogFormat(LogFormat value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withAccessLog(boolean value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     public ServerConfig withPush(PushConfig value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, value, maxIndexedMessages, journal, metrics, indexWindow);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, value, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     /** A queue URL is this plus {@code /account/name}: a query or fragment would end up in the middle of it. */
@@ -182,37 +192,47 @@ public record ServerConfig(String host, int port, String accountId, String regio
 
     public ServerConfig withCooldowns(Cooldowns value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, value, push, maxIndexedMessages, journal, metrics, indexWindow);
+                maxBodyBytes, logFormat, accessLog, value, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
     }
 
     /** The index budget; 0 = derived from the max heap. */
     public ServerConfig withMaxIndexedMessages(long value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, value, journal, metrics, indexWindow);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, value, journal, metrics, indexWindow, engineShards);
     }
 
     /** The journal file (every applied command appended); null = none. */
     public ServerConfig withJournal(Path value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, value, metrics, indexWindow);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, value, metrics, indexWindow, engineShards);
     }
 
     /** Metrics on or off. */
     public ServerConfig withMetrics(boolean value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, value, indexWindow);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, value, indexWindow, engineShards);
     }
 
     /** The per-queue index window (visible messages indexed per queue). */
     public ServerConfig withIndexWindow(long value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, value);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, value, engineShards);
     }
 
     /** The message for an index window out of range ({@link #MIN_INDEX_WINDOW}..{@link #MAX_INDEX_WINDOW}). */
     public static String indexWindowRule(long value) {
         return "the index window must be " + MIN_INDEX_WINDOW + ".." + MAX_INDEX_WINDOW
                 + " visible messages per queue, got " + value;
+    }
+
+    /** With one engine shard (the form before shards existed). */
+    public ServerConfig(String host, int port, String accountId, String region, String advertisedUrl,
+                        StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
+                        List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog,
+                        Cooldowns cooldowns, PushConfig push, long maxIndexedMessages, Path journal, boolean metrics,
+                        long indexWindow) {
+        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes,
+                logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, 1);
     }
 
     /** With the default index window (the form before the setting existed). */
@@ -248,5 +268,11 @@ public record ServerConfig(String host, int port, String accountId, String regio
             s = s.substring(0, s.length() - 1);
         }
         return s;
+    }
+
+    /** Engines side by side, each owning the accounts that hash to it. */
+    public ServerConfig withEngineShards(int value) {
+        ServerConfig c = this;
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, value);
     }
 }

@@ -87,8 +87,13 @@ abstract class AuthTestBase {
         ServerConfig cfg = ServerConfig.defaults().withPort(0).withStorage(StorageMode.MEMORY).withClock(clock)
                 .withQueues(List.of(new QueueDefinition("orders", Map.of(), Map.of(), null, null, A),
                         new QueueDefinition("billing", Map.of(), Map.of(), null, null, B)));
-        server = HikyakuServer.start(cfg, SecurityConfig.defaults().withAuth(AuthMode.SIGV4).withIdentities(identities));
+        server = HikyakuServer.start(configure(cfg), SecurityConfig.defaults().withAuth(AuthMode.SIGV4).withIdentities(identities));
         endpoint = server.endpoint();
+    }
+
+    /** The server's configuration: a test class may change it (in-memory, fake clock, port 0, the two queues). */
+    protected ServerConfig configure(ServerConfig config) {
+        return config;
     }
 
     @AfterAll

@@ -46,6 +46,9 @@ final class ServeCommand implements Subcommand {
             valued("access-log", "ON_OFF", "on: one log line per request (default off; env HIKYAKU_ACCESS_LOG)."),
             valued("metrics", "ON_OFF", "off: record nothing per request, answer GET /metrics with 404 and the CloudWatch "
                     + "API with no datapoints (default on; env HIKYAKU_METRICS)."),
+            valued("engine-shards", "N", "Engines side by side, each owning the accounts that hash to it and running on "
+                    + "its own thread: requests for different accounts run in parallel (default 1, max 64; env "
+                    + "HIKYAKU_ENGINE_SHARDS). Not with --journal."),
             valued("cooldowns", "MODE", "aws or off: off drops SQS's 60 s waits after PurgeQueue and DeleteQueue, "
                     + "for test suites (default aws; env HIKYAKU_COOLDOWNS)."),
             valued("max-indexed-messages", "N", "Messages (plus FIFO dedup entries) kept in the in-memory index; the rest "
@@ -101,7 +104,7 @@ final class ServeCommand implements Subcommand {
                 flags.path("data-dir"), flags.choice("durability", DurabilityMode.class), flags.integer("max-body-bytes"),
                 flags.choice("log-format", LogFormat.class), onOff(flags, "access-log"), flags.choice("cooldowns", Cooldowns.class),
                 positive(flags, "max-indexed-messages"), flags.path("journal"), onOff(flags, "metrics"),
-                indexWindow(flags));
+                indexWindow(flags), positiveInt(flags, "engine-shards"));
         String templates = flags.string("sam-template");
         if (templates == null) {
             templates = env.get("HIKYAKU_SAM_TEMPLATES");
@@ -115,6 +118,14 @@ final class ServeCommand implements Subcommand {
             return null;
         }
         return java.util.Arrays.stream(list.split(",")).map(String::trim).filter(s -> !s.isEmpty()).map(Path::of).toList();
+    }
+
+    private static Integer positiveInt(Flags flags, String name) {
+        Long v = positive(flags, name);
+        if (v != null && v > Integer.MAX_VALUE) {
+            throw new UsageException("invalid value for --" + name + ": '" + flags.string(name) + "' is too large");
+        }
+        return v == null ? null : v.intValue();
     }
 
     private static Long positive(Flags flags, String name) {
@@ -186,6 +197,7 @@ final class ServeCommand implements Subcommand {
                 + (config.cooldowns() == Cooldowns.OFF ? ", cooldowns off" : "")
                 + (config.metrics() ? "" : ", metrics off")
                 + ", index budget " + MemoryBudget.resolve(config.maxIndexedMessages()) + " messages"
+                + (config.engineShards() > 1 ? ", " + config.engineShards() + " engine shards" : "")
                 + (config.indexWindow() != ServerConfig.DEFAULT_INDEX_WINDOW ? ", index window " + config.indexWindow() : "")
                 + (config.journal() != null ? ", journal " + config.journal() : "")
                 + ", auth " + security.auth().name().toLowerCase(Locale.ROOT) + ")");

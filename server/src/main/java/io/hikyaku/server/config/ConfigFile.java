@@ -42,7 +42,7 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
             "samTemplates");
     private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
             "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog", "cooldowns",
-            "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics");
+            "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics", "engineShards");
     private static final Set<String> QUEUE_KEYS = Set.of("name", "attributes", "tags", "deadLetterQueue", "maxReceiveCount", "account");
 
     /** A file with no security settings and no accounts. */
@@ -153,7 +153,8 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
                 SettingValues.positiveLong(source + ".maxIndexedMessages", text(source, s, "maxIndexedMessages")),
                 journal == null ? null : Path.of(journal),
                 SettingValues.onOff(source + ".metrics", text(source, s, "metrics")),
-                SettingValues.indexWindow(source + ".indexWindow", text(source, s, "indexWindow")));
+                SettingValues.indexWindow(source + ".indexWindow", text(source, s, "indexWindow")),
+                SettingValues.positiveInt(source + ".engineShards", text(source, s, "engineShards")));
     }
 
     private static QueueDefinition queue(String source, Map<String, Object> q) {

@@ -25,7 +25,8 @@ public final class EnvironmentSettings {
                 SettingValues.positiveLong("HIKYAKU_MAX_INDEXED_MESSAGES", value(env, "HIKYAKU_MAX_INDEXED_MESSAGES")),
                 path(value(env, "HIKYAKU_JOURNAL")),
                 SettingValues.onOff("HIKYAKU_METRICS", value(env, "HIKYAKU_METRICS")),
-                SettingValues.indexWindow("HIKYAKU_INDEX_WINDOW", value(env, "HIKYAKU_INDEX_WINDOW")));
+                SettingValues.indexWindow("HIKYAKU_INDEX_WINDOW", value(env, "HIKYAKU_INDEX_WINDOW")),
+                SettingValues.positiveInt("HIKYAKU_ENGINE_SHARDS", value(env, "HIKYAKU_ENGINE_SHARDS")));
     }
 
     /** Unset and empty both mean "not given". */

@@ -40,6 +40,15 @@ final class SettingValues {
         return value;
     }
 
+    /** A whole number of at least 1 that fits an int (e.g. the engine shards), or null when not given. */
+    static Integer positiveInt(String source, String text) {
+        Long value = positiveLong(source, text);
+        if (value != null && value > Integer.MAX_VALUE) {
+            throw new ConfigException(source + ": too large: " + text);
+        }
+        return value == null ? null : value.intValue();
+    }
+
     /** A whole number of at least 1 (e.g. the index budget), or null when not given. */
     static Long positiveLong(String source, String text) {
         if (text == null) {

@@ -14,10 +14,19 @@ import java.nio.file.Path;
 public record Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
                        StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
                        LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns, Long maxIndexedMessages,
-                       Path journal, Boolean metrics, Long indexWindow) {
+                       Path journal, Boolean metrics, Long indexWindow, Integer engineShards) {
 
     public static final Settings NONE = new Settings(null, null, null, null, null, null, null, null, null, null, null, null, null,
-            null, null, null);
+            null, null, null, null);
+
+    /** Without an engine shards setting. */
+    public Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
+                       StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
+                       LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns, Long maxIndexedMessages,
+                       Path journal, Boolean metrics, Long indexWindow) {
+        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, maxBodyBytes, logFormat, accessLog, cooldowns, maxIndexedMessages, journal, metrics, indexWindow, null);
+    }
+
 
     /** Without an index window setting. */
     public Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
@@ -78,6 +87,7 @@ public record Settings(String host, Integer port, String accountId, String regio
         if (journal != null) c = c.withJournal(journal);
         if (metrics != null) c = c.withMetrics(metrics);
         if (indexWindow != null) c = c.withIndexWindow(indexWindow);
+        if (engineShards != null) c = c.withEngineShards(engineShards);
         return c;
     }
 }

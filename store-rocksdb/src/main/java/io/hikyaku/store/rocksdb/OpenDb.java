@@ -35,6 +35,20 @@ final class OpenDb implements AutoCloseable {
     final CompressionType compression;
     private final List<ColumnFamilyHandle> allHandles;
     private final Tuning tuning;
+    /**
+     * Whether every table's checksums were verified at open. Not when the tables hold more than
+     * {@link #VERIFY_AT_OPEN_MAX_BYTES}: then the store verifies them in the background while it serves
+     * ({@link TableVerifier}), so a big backlog does not make start-up slower.
+     */
+    boolean verifiedAtOpen;
+
+    /**
+     * Tables up to this size are verified before the store opens (~0.5 s on this kind of disk); above
+     * it, verification would make start-up grow with the backlog (3 GB: 16-37 s measured).
+     */
+    static final long VERIFY_AT_OPEN_MAX_BYTES = 256L << 20;
+    /** {@link #VERIFY_AT_OPEN_MAX_BYTES}, lowered by tests that exercise the background verification. */
+    static volatile long verifyAtOpenMaxBytes = VERIFY_AT_OPEN_MAX_BYTES;
 
     private OpenDb(RocksDB db, Map<Keyspace, ColumnFamilyHandle> handles, ColumnFamilyHandle defaultFamily,
                    List<ColumnFamilyHandle> allHandles, Tuning tuning, CompressionType compression) {
@@ -51,6 +65,25 @@ final class OpenDb implements AutoCloseable {
      * a database that recovers to a state older than what was acknowledged as durable: one whose last
      * {@link BatchNumber} is below the {@link DurableWatermark}.
      */
+    /** The live tables' total size on disk. */
+    long tableBytes() {
+        long total = 0;
+        for (org.rocksdb.LiveFileMetaData f : db.getLiveFilesMetaData()) {
+            total += f.size();
+        }
+        return total;
+    }
+
+    /** The live tables' paths. */
+    List<Path> tablePaths() {
+        List<Path> out = new java.util.ArrayList<>();
+        for (org.rocksdb.LiveFileMetaData f : db.getLiveFilesMetaData()) {
+            String name = f.fileName().startsWith("/") ? f.fileName().substring(1) : f.fileName();
+            out.add(Path.of(f.path()).resolve(name));
+        }
+        return out;
+    }
+
     static OpenDb open(Path dir, RocksDbStoreOptions options) {
         try {
             return open(dir, options, CompressionType.LZ4_COMPRESSION);
@@ -88,9 +121,10 @@ final class OpenDb implements AutoCloseable {
                 }
             }
             OpenDb open = new OpenDb(db, byKeyspace, defaultFamily(descriptors, all), all, tuning, compression);
-            if (options.verifyChecksumsOnOpen()) {
+            if (options.verifyChecksumsOnOpen() && open.tableBytes() <= verifyAtOpenMaxBytes) {
                 try {
                     db.verifyChecksum();
+                    open.verifiedAtOpen = true;
                 } catch (RocksDBException e) {
                     open.close();
                     throw translate(dir, e);

@@ -36,6 +36,11 @@ public final class RocksDbStore implements Store {
     private volatile boolean flushMemtablesAtClose = true;
     /** Replaced only by {@link #reopen} (under the lifecycle write lock). */
     private volatile OpenDb open;
+    /** Whether every table's checksums are known good (at open, or by {@link TableVerifier} since): reads then skip them. */
+    private volatile boolean verified;
+    /** Damage the background verification found, or null. */
+    private volatile String corruption;
+    private Thread verifier;
     private final int[] familyIdArray = new int[Keyspace.values().length];
     private final WriteOptions writeOptions;
     private final WriteBatchEncoder.FamilyIds familyIds;
@@ -92,6 +97,33 @@ public final class RocksDbStore implements Store {
         this.deferWrites = options.durability() == Durability.FSYNC;
         this.syncer = new Syncer(this::syncWal, this::applyQueuedForSync, options.durability(),
                 options.syncIntervalMillis(), start);
+        this.verified = open.verifiedAtOpen;
+        if (options.verifyChecksumsOnOpen() && !open.verifiedAtOpen) {
+            // too big to verify before serving: verified while serving, reads check their own blocks meanwhile
+            this.verifier = TableVerifier.start(directory.path(), open.tablePaths(), damage -> {
+                if (damage == null) {
+                    verified = true;
+                } else {
+                    corruption = damage;
+                }
+            });
+        }
+    }
+
+    /**
+     * Damage found by the background checksum verification of a store too big to verify before it
+     * opened (a smaller one refuses to open instead), or null.
+     */
+    public String corruption() {
+        return corruption;
+    }
+
+    /** Waits for the background verification, if one runs (tests); true when the tables are known good. */
+    boolean awaitVerification(long millis) throws InterruptedException {
+        if (verifier != null) {
+            verifier.join(millis);
+        }
+        return verified;
     }
 
     /** Opens the store in {@code dataDir} with FSYNC durability. */
@@ -228,7 +260,7 @@ public final class RocksDbStore implements Store {
 
     /**
      * One pass over a keyspace: keeps its blocks out of the cache the running server needs, and
-     * skips block checksums when the whole store was verified at open. {@code headBytes} 0 passes
+     * skips block checksums once the whole store is verified (at open, or in the background since). {@code headBytes} 0 passes
      * whole values, else at most that many. {@code readahead} 0 leaves read-ahead to RocksDB, which
      * grows it as the iterator goes on: the engine's chunked reads from a key (a page-in, a
      * receive's read-ahead: tens of KB) would otherwise copy up to 2 MB of each table they touch.
@@ -237,7 +269,7 @@ public final class RocksDbStore implements Store {
                           EntryVisitor visitor) {
         ByteBuffer head = headBytes > 0 ? ByteBuffer.allocateDirect(headBytes) : null;
         try (ReadOptions read = new ReadOptions().setFillCache(false).setReadaheadSize(readahead)
-                     .setVerifyChecksums(!options.verifyChecksumsOnOpen());
+                     .setVerifyChecksums(!verified);
              RocksIterator it = open.db.newIterator(open.handles.get(space), read)) {
             if (start.length == 0) {
                 it.seekToFirst();
@@ -495,6 +527,7 @@ public final class RocksDbStore implements Store {
             for (Keyspace space : Keyspace.values()) {
                 familyIdArray[space.ordinal()] = open.handles.get(space).getID();
             }
+            verified = verified || open.verifiedAtOpen; // tables verified before stay so
             reopening = false;
             return true;
         } finally {
@@ -678,6 +711,9 @@ public final class RocksDbStore implements Store {
     public void close() {
         if (closed) {
             return;
+        }
+        if (verifier != null) {
+            verifier.interrupt(); // it stops between tables; it reads files, not the database
         }
         syncer.stop();
         lifecycle.writeLock().lock();

@@ -65,6 +65,27 @@ class CorruptionTest {
         }
     }
 
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else if (!p.getFileName().toString().equals("LOCK")) {
+                    Files.copy(p, target);
+                }
+            }
+        }
+    }
+
+    private static Path largest(Path dir, String suffix) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(suffix))
+                    .max(Comparator.comparingLong(p -> p.toFile().length()))
+                    .orElseThrow(() -> new AssertionError("no " + suffix + " file in " + dir));
+        }
+    }
+
     private static Path newest(Path dir, String suffix) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(p -> p.getFileName().toString().endsWith(suffix))
@@ -142,6 +163,45 @@ class CorruptionTest {
             fail("a corrupted SST block must not pass the open-time checksum verification");
         }
         assertThatThrownBy(() -> RocksDbStore.open(dir)).hasMessageContaining("corrupted");
+    }
+
+    /**
+     * A store too big to verify before it opens (here: any size) opens at once and is verified in the
+     * background: a healthy one ends verified, a damaged table is reported (and reading it fails,
+     * since reads check their blocks until the verification has passed), never served as good data.
+     */
+    @Test
+    void aBigStoreIsVerifiedInTheBackgroundAndDamageIsReported() throws Exception {
+        Path healthy = writeAcknowledged(true);
+        Path damaged = tmp.resolve("damaged");
+        copy(healthy, damaged);
+        long before = OpenDb.verifyAtOpenMaxBytes;
+        OpenDb.verifyAtOpenMaxBytes = 0;
+        try {
+            try (RocksDbStore store = RocksDbStore.open(healthy)) {
+                assertThat(store.awaitVerification(30_000)).isTrue();
+                assertThat(store.corruption()).isNull();
+                assertThat(store.get(Keyspace.MESSAGES, b(key(0)))).isEqualTo(body(0));
+            }
+            Path sst = largest(damaged, ".sst"); // the messages' table (the small ones are read at open)
+            flipByte(sst, 10); // in the first data block (the index and filter, read at open, come last)
+            try (RocksDbStore store = RocksDbStore.open(damaged)) { // opens: not verified before serving
+                assertThat(store.awaitVerification(30_000)).isFalse();
+                assertThat(store.corruption()).contains("is corrupted").contains(sst.getFileName().toString());
+                boolean readFailed = false;
+                for (int i = 0; i < MESSAGES && !readFailed; i++) {
+                    try {
+                        byte[] v = store.get(Keyspace.MESSAGES, b(key(i)));
+                        assertThat(v).as("a value read back is the one written, never damaged bytes").isEqualTo(body(i));
+                    } catch (StoreException e) {
+                        readFailed = true;
+                    }
+                }
+                assertThat(readFailed).as("the damaged block's messages cannot be read").isTrue();
+            }
+        } finally {
+            OpenDb.verifyAtOpenMaxBytes = before;
+        }
     }
 
     @Test
