@@ -9,9 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Warns at start when the process may open too few files for the data directory: RocksDB keeps
- * every table file open (the store needs that for its age-based DEDUP drops), so running out of
- * descriptors would fail writes later instead of now.
+ * Warns at start when the process may open too few files for the data directory: RocksDB keeps up
+ * to {@link io.hikyaku.store.rocksdb.RocksDbStore#MAX_OPEN_TABLES} table files open, so running out
+ * of descriptors would fail reads and writes later instead of now.
  */
 final class DescriptorBudget {
 
@@ -32,11 +32,13 @@ final class DescriptorBudget {
 
     /** The warning for {@code tables} table files under a limit of {@code maxDescriptors}, or null when there is room. */
     static String warning(Path dataDir, long tables, long maxDescriptors) {
-        long needed = 2 * tables + HEADROOM; // room for the tables to double as the data grows
+        // room for the tables to double as the data grows, up to what RocksDB keeps open at most
+        long needed = Math.min(2 * tables, io.hikyaku.store.rocksdb.RocksDbStore.MAX_OPEN_TABLES) + HEADROOM;
         if (maxDescriptors <= 0 || maxDescriptors >= needed) {
             return null;
         }
-        return "data directory " + dataDir + " has " + tables + " table files, which RocksDB keeps open, but this"
+        return "data directory " + dataDir + " has " + tables + " table files, of which RocksDB keeps up to "
+                + io.hikyaku.store.rocksdb.RocksDbStore.MAX_OPEN_TABLES + " open, but this"
                 + " process may open only " + maxDescriptors + " files; raise the limit to at least " + needed
                 + " (ulimit -n, LimitNOFILE= under systemd, --ulimit nofile= for Docker) before the store grows"
                 + " further (docs/operations.md, \"Open files\")";

@@ -36,6 +36,8 @@ public final class RocksDbStore implements Store {
     private volatile boolean flushMemtablesAtClose = true;
     /** Replaced only by {@link #reopen} (under the lifecycle write lock). */
     private volatile OpenDb open;
+    /** Table files RocksDB keeps open at most (its table cache); more stay closed until read. */
+    public static final int MAX_OPEN_TABLES = 2_048;
     /** Whether every table's checksums are known good (at open, or by {@link TableVerifier} since): reads then skip them. */
     private volatile boolean verified;
     /** Damage the background verification found, or null. */

@@ -60,9 +60,11 @@ final class Tuning implements AutoCloseable {
                 .setSstFileManager(sstFileManager)
                 .setMaxTotalWalSize(4 * options.memtableBudgetBytes())
                 .setMaxBackgroundJobs(2)
-                // Every table stays open (no table-cache misses on reads); the JVM raises the soft
-                // descriptor limit to the hard one. See STORAGE.md.
-                .setMaxOpenFiles(-1)
+                // At most this many tables open (a bounded table cache). Not -1 (every table open):
+                // RocksDB then opens every table at start, which made start-up and memory grow with
+                // the backlog (100 million messages, ~7,900 tables: +1.1 s, +50 MiB RSS). Bounded,
+                // start-up opens at most a quarter of it; a drain opens each table once as it passes.
+                .setMaxOpenFiles(RocksDbStore.MAX_OPEN_TABLES)
                 .setKeepLogFileNum(3)
                 .setMaxLogFileSize(1L << 20)
                 .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)

@@ -100,7 +100,8 @@ class RocksDbStoreTest {
                 .contains("ttl=0")
                 .contains("periodic_compaction_seconds=0");
         assertThat(familyOptions(options, "MESSAGES")).contains("compaction_style=kCompactionStyleLevel");
-        assertThat(options).as("every table stays open").contains("max_open_files=-1");
+        assertThat(options).as("a bounded table cache: start-up opens a part of it, not every table")
+                .contains("max_open_files=" + RocksDbStore.MAX_OPEN_TABLES);
         assertThat(options).as("WAL files are reused (RocksDB would silently turn this off for an incompatible "
                 + "recovery mode)").contains("recycle_log_file_num=" + Tuning.RECYCLED_WAL_FILES)
                 .contains("wal_recovery_mode=kPointInTimeRecovery");
