@@ -171,7 +171,11 @@ final class Loader {
         engine.tails.count(Tails.COUNT_PER_TICK);
         for (long qid : leftovers) {
             QueueState q = byId.get(qid);
-            engine.cleanups.add(qid, q == null ? Long.MAX_VALUE : q.purgedBelow);
+            if (q == null && engine.shard.count() > 1) {
+                engine.orphans.add(qid, Long.MAX_VALUE); // maybe another shard's: kept apart from this one's state
+            } else {
+                engine.cleanups.add(qid, q == null ? Long.MAX_VALUE : q.purgedBelow);
+            }
         }
     }
 

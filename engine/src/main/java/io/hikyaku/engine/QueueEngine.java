@@ -50,6 +50,12 @@ public final class QueueEngine {
     final Tails tails;
     /** Store keys of purged and deleted queues, removed in chunks by the tick. */
     final Cleanups cleanups;
+    /**
+     * With several shards: keys of queue ids with no record at all that shard 0 found at load (a
+     * deleted queue of any shard whose cleanup a restart cut short). Removed in chunks of their own
+     * and left out of the digest, so what other shards left behind never changes this shard's state.
+     */
+    final Cleanups orphans;
     /** Sends refused because the budget was used up (RequestThrottled), for the server's log. */
     private long refusedSends;
     private final DeletedNames deletedNames = new DeletedNames();
@@ -57,6 +63,8 @@ public final class QueueEngine {
     /** Queues that gained visible messages outside tick (lazy timers, DLQ moves); tick reports them. */
     private final Set<QueueRef> pendingWakeups = new LinkedHashSet<>();
     private long queueIdCounter;
+    /** The queue id counter as loaded: new queues get ids above it (the journal records it). */
+    private long idFloor;
     /** The accounts this engine serves (all of them unless several engines share the store). */
     final EngineShard shard;
     private EngineEvents events = EngineEvents.NONE;
@@ -125,8 +133,24 @@ public final class QueueEngine {
         this(store, defaultRegion, QueueState.INFLIGHT_LIMIT, loadedAt, maxIndexedMessages, indexWindow, shard);
     }
 
+    /**
+     * Like {@link #QueueEngine(Store, String, long, long, long, EngineShard)}, allocating queue ids
+     * above {@code idFloor} at least (the floor a server's shard had at this load, which the journal
+     * recorded: the replay's store holds only this shard's queues, the server's held every shard's).
+     */
+    public QueueEngine(Store store, String defaultRegion, long loadedAt, long maxIndexedMessages, long indexWindow,
+                       EngineShard shard, long idFloor) {
+        this(store, defaultRegion, QueueState.INFLIGHT_LIMIT, loadedAt, maxIndexedMessages, indexWindow, shard,
+                idFloor);
+    }
+
     QueueEngine(Store store, String defaultRegion, int inflightLimit, long loadedAt, long maxIndexedMessages,
                 long indexWindow, EngineShard shard) {
+        this(store, defaultRegion, inflightLimit, loadedAt, maxIndexedMessages, indexWindow, shard, 0);
+    }
+
+    private QueueEngine(Store store, String defaultRegion, int inflightLimit, long loadedAt, long maxIndexedMessages,
+                long indexWindow, EngineShard shard, long idFloor) {
         this.shard = shard;
         this.receiver = new Receiver(this, inflightLimit);
         this.readAhead = new ReadAhead(store);
@@ -137,9 +161,12 @@ public final class QueueEngine {
         this.queues = new Registry(budget);
         this.tails = new Tails(store, budget);
         this.cleanups = new Cleanups(store);
+        this.orphans = new Cleanups(store);
         this.tasks = new MoveTasks(this);
         this.appliedAt = loadedAt;
         new Loader(this, store, loadedAt).load();
+        this.queueIdCounter = Math.max(queueIdCounter, idFloor);
+        this.idFloor = queueIdCounter;
     }
 
     /** Where events that no result shows go (metrics); {@link EngineEvents#NONE} by default. */
@@ -982,7 +1009,7 @@ public final class QueueEngine {
      * past (0) when queues gained messages outside tick: call tick at once then.
      */
     public long nextDeadline() {
-        if (!pendingWakeups.isEmpty() || cleanups.pending() || tails.tickNeeded()) {
+        if (!pendingWakeups.isEmpty() || cleanups.pending() || orphans.pending() || tails.tickNeeded()) {
             return 0; // page-ins and store cleanup continue at once, a chunk per tick
         }
         long d = Math.min(queues.nextDeadline(), tasks.nextDeadline());
@@ -1013,6 +1040,7 @@ public final class QueueEngine {
         woken.addAll(pendingWakeups);
         pendingWakeups.clear();
         storeAppliedAt(now, b);
+        orphans.tick(b); // after applied-at: whether that is written must not depend on other shards' leftovers
         CompletableFuture<Void> written = b.isEmpty() ? DONE : store.write(b);
         return new Ticked(woken, written);
     }
@@ -1129,6 +1157,14 @@ public final class QueueEngine {
 
     long queueIdCounter() {
         return queueIdCounter;
+    }
+
+    /**
+     * The queue id counter this engine loaded with (the highest id the store had seen, raised to a
+     * given floor): the journal records it, so a replay allocates the same ids.
+     */
+    public long idFloor() {
+        return idFloor;
     }
 
     // ---- helpers --------------------------------------------------------------------------
