@@ -1,5 +1,6 @@
 package io.hikyaku.journal;
 
+import io.hikyaku.engine.EngineShard;
 import io.hikyaku.engine.QueueEngine;
 import io.hikyaku.engine.command.CommandCodec;
 import io.hikyaku.engine.store.Store;
@@ -12,9 +13,17 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * Replays a journal into a fresh engine over an empty store and returns the state digest. Each LOAD frame starts an engine over the store as the server did (the first over the
- * empty store, later ones reload what the commands before them wrote: a restart); each COMMAND
- * frame is applied; each DIGEST frame (a server stop) is compared with the replayed state there.
+ * Replays a journal into a fresh engine over an empty store and returns the state digest. Each LOAD
+ * frame starts an engine over the store as the server did (the first over the empty store, later
+ * ones reload what the commands before them wrote: a restart); each COMMAND frame is applied; each
+ * DIGEST frame (a server stop) is compared with the replayed state there.
+ *
+ * <p>One engine shard's journal replays alone, into a store of its own: the engine is that shard
+ * of the recorded count, loaded with the recorded queue id floor. On the server the other shards'
+ * queues shared the store and raised the highest id each load saw; the replay's store holds only
+ * this shard's, so it takes the floor from the frame and allocates the very ids the server did.
+ * Nothing else a shard loads is another shard's (see ENGINE.md "Shards"), so the replayed state,
+ * and its digest (the shard's own part of the store), is the server's shard's.
  *
  * <p>The result equals the server's state only if the server's first start was on an empty data
  * directory ({@link Outcome#startedEmpty()}), and it ran without a storage failure in between (a
@@ -25,10 +34,11 @@ public final class JournalReplay {
     /**
      * {@code digest} of the replayed state; {@code recordedDigest} the last one the server recorded at
      * a stop (null if none); {@code mismatches} stops whose recorded digest differed from the replay
-     * there; {@code truncated} the journal ends in a frame cut short (a crash while it was written).
+     * there; {@code truncated} the journal ends in a frame cut short (a crash while it was written);
+     * {@code shard} the engine shard the loads recorded ({@link EngineShard#ONLY} before load version 3).
      */
     public record Outcome(String digest, String recordedDigest, long commands, int loads, int mismatches,
-                          boolean startedEmpty, boolean truncated) {
+                          boolean startedEmpty, boolean truncated, EngineShard shard) {
 
         /** The replay reproduced every state the server recorded (and there was at least one). */
         public boolean matches() {
@@ -62,6 +72,7 @@ public final class JournalReplay {
             int mismatches = 0;
             boolean startedEmpty = false;
             boolean truncated = false;
+            EngineShard shard = EngineShard.ONLY;
             while (true) {
                 byte[] prefix = in.readNBytes(4);
                 if (prefix.length < 4) {
@@ -88,13 +99,21 @@ public final class JournalReplay {
                     boolean empty = p.readByte() == 1;
                     String region = p.readUTF();
                     String storage = p.readUTF();
+                    int version = p.available() > 0 ? p.readByte() : 1;
                     // Load version 1 (before the window was recorded) ran with the default window.
-                    long window = p.available() > 0 && p.readByte() >= 2 ? p.readLong() : QueueEngine.DEFAULT_INDEX_WINDOW;
+                    long window = version >= 2 ? p.readLong() : QueueEngine.DEFAULT_INDEX_WINDOW;
+                    // Before version 3 the server ran one engine, with the floor its store gives.
+                    EngineShard loaded = version >= 3 ? new EngineShard(p.readInt(), p.readInt()) : EngineShard.ONLY;
+                    long floor = version >= 3 ? p.readLong() : 0;
                     if (loads == 0) {
                         startedEmpty = empty;
                         store = storeFor.apply(storage);
+                        shard = loaded;
+                    } else if (!loaded.equals(shard)) {
+                        throw new IOException(journal + ": load " + (loads + 1) + " is shard " + loaded.index() + " of "
+                                + loaded.count() + ", the first was shard " + shard.index() + " of " + shard.count());
                     }
-                    engine = new QueueEngine(store, region, loadedAt, budget, window);
+                    engine = new QueueEngine(store, region, loadedAt, budget, window, shard, floor);
                     engine.cooldowns(cooldowns);
                     loads++;
                 } else if (kind == JournalFormat.COMMAND) {
@@ -114,7 +133,7 @@ public final class JournalReplay {
                 }
             }
             String digest = engine == null ? null : engine.digest();
-            return new Outcome(digest, recorded, commands, loads, mismatches, startedEmpty, truncated);
+            return new Outcome(digest, recorded, commands, loads, mismatches, startedEmpty, truncated, shard);
         }
     }
 }

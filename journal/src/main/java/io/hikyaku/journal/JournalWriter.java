@@ -21,8 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Appends every applied command to a journal file ({@link JournalFormat}). Called under the engine
- * lock, so an append only encodes into a 256 KiB buffer; the buffer goes to the file when full and
+ * Appends every applied command of one engine (one engine shard: {@link JournalFiles}) to a journal
+ * file ({@link JournalFormat}). Called under that engine's lock, so an append only encodes into a 256 KiB buffer; the buffer goes to the file when full and
  * every {@link #FLUSH_MILLIS} ms from a daemon thread (page cache, no fsync: the journal is a record
  * for replay and diagnosis, not a durability mechanism; the store is). Closing flushes and fsyncs.
  *
@@ -99,6 +99,10 @@ public final class JournalWriter implements CommandSink, AutoCloseable {
             frame.writeUTF(storage);
             frame.writeByte(JournalFormat.LOAD_VERSION);
             frame.writeLong(engine.indexWindow());
+            // What this shard's load read from data other shards write too: the ids they allocated.
+            frame.writeInt(engine.shard().index());
+            frame.writeInt(engine.shard().count());
+            frame.writeLong(engine.idFloor());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e); // a byte array does not fail
         }
