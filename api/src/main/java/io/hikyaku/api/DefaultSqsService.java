@@ -249,12 +249,22 @@ final class DefaultSqsService implements SqsService, ServiceView {
 
     /**
      * Every command applied from now on goes to {@code sink} as well (the journal); set before
-     * serving. The journal records one engine's commands: it needs a single shard.
+     * serving. One sink records one engine's commands: with several shards, see {@link #commandSinks}.
      */
     void commandSink(io.hikyaku.engine.command.CommandSink sink) {
-        if (shards.length != 1) {
-            throw new IllegalStateException("a command journal needs a single engine shard");
+        commandSinks(java.util.List.of(sink));
+    }
+
+    /**
+     * Every command shard i applies from now on goes to {@code sinks.get(i)} (each shard's journal),
+     * told under that shard's lock only; set before serving.
+     */
+    void commandSinks(java.util.List<io.hikyaku.engine.command.CommandSink> sinks) {
+        if (sinks.size() != shards.length) {
+            throw new IllegalStateException(sinks.size() + " command sinks for " + shards.length + " engine shards");
         }
-        shards[0].gate.sink(sink);
+        for (int i = 0; i < shards.length; i++) {
+            shards[i].gate.sink(sinks.get(i));
+        }
     }
 }

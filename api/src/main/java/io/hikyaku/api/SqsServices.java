@@ -69,7 +69,7 @@ public final class SqsServices {
      * with {@code engineShards} engines side by side over the store, each owning the accounts that hash
      * to it ({@link io.hikyaku.engine.EngineShard}): commands of different shards run in parallel, each
      * shard on its own thread and lock. The index budget is shared out equally. A {@code sink} other
-     * than {@code CommandSink.NONE} needs one shard.
+     * than {@code CommandSink.NONE} needs one shard (several: one sink per shard, the next form).
      */
     public static SqsService create(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
                                     long indexWindow, Consumer<String> log, io.hikyaku.engine.command.CommandSink sink,
@@ -79,6 +79,23 @@ public final class SqsServices {
         if (sink != io.hikyaku.engine.command.CommandSink.NONE) {
             service.commandSink(sink);
         }
+        return service;
+    }
+
+    /**
+     * As {@link #create(Store, Clock, boolean, long, long, Consumer, io.hikyaku.engine.command.CommandSink, int)}
+     * with one sink per engine shard: shard i's commands go to {@code sinks.get(i)} only, under that
+     * shard's lock (each shard's journal). {@code sinks} has {@code engineShards} entries.
+     */
+    public static SqsService create(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
+                                    long indexWindow, Consumer<String> log,
+                                    java.util.List<io.hikyaku.engine.command.CommandSink> sinks, int engineShards) {
+        if (sinks.size() != engineShards) {
+            throw new IllegalArgumentException(sinks.size() + " command sinks for " + engineShards + " engine shards");
+        }
+        DefaultSqsService service = new DefaultSqsService(store, clock, CommandQueue.CAPACITY, cooldowns,
+                maxIndexedMessages, indexWindow, log, engineShards);
+        service.commandSinks(sinks);
         return service;
     }
 }

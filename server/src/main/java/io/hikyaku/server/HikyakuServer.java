@@ -174,18 +174,22 @@ public final class HikyakuServer implements AutoCloseable {
         ListenAddress.checkFree(config.host(), address);
         OpenedStore store = StoreOpener.open(config);
         SqsService service;
-        io.hikyaku.journal.JournalWriter journal = null;
+        java.util.List<io.hikyaku.journal.JournalWriter> journals = new java.util.ArrayList<>();
         try {
             if (config.journal() != null) {
-                journal = openJournal(config);
+                for (int i = 0; i < config.engineShards(); i++) {
+                    journals.add(openJournal(config, new io.hikyaku.engine.EngineShard(i, config.engineShards())));
+                }
+                service = SqsServices.create(store.health(), config.clock(), config.cooldowns() == Cooldowns.AWS,
+                        MemoryBudget.resolve(config.maxIndexedMessages()), config.indexWindow(), LOG::warn,
+                        java.util.List.copyOf(journals), config.engineShards());
+            } else {
+                service = SqsServices.create(store.health(), config.clock(), config.cooldowns() == Cooldowns.AWS,
+                        MemoryBudget.resolve(config.maxIndexedMessages()), config.indexWindow(), LOG::warn,
+                        io.hikyaku.engine.command.CommandSink.NONE, config.engineShards());
             }
-            service = SqsServices.create(store.health(), config.clock(), config.cooldowns() == Cooldowns.AWS,
-                    MemoryBudget.resolve(config.maxIndexedMessages()), config.indexWindow(), LOG::warn,
-                    journal == null ? io.hikyaku.engine.command.CommandSink.NONE : journal, config.engineShards());
         } catch (RuntimeException e) {
-            if (journal != null) {
-                journal.close();
-            }
+            journals.forEach(io.hikyaku.journal.JournalWriter::close);
             store.health().close();
             throw e;
         }
@@ -197,15 +201,17 @@ public final class HikyakuServer implements AutoCloseable {
     }
 
     /**
-     * The journal ({@code --journal}): every command the engine applies is appended; the service
-     * records the final state digest in it and closes it when it stops.
+     * One shard's journal ({@code --journal}; with several shards, a file per shard:
+     * {@link io.hikyaku.journal.JournalFiles}): every command that shard's engine applies is appended;
+     * the service records the shard's final state digest in it and closes it when it stops.
      */
-    private static io.hikyaku.journal.JournalWriter openJournal(ServerConfig config) {
+    private static io.hikyaku.journal.JournalWriter openJournal(ServerConfig config, io.hikyaku.engine.EngineShard shard) {
+        java.nio.file.Path file = io.hikyaku.journal.JournalFiles.of(config.journal(), shard);
         try {
-            return new io.hikyaku.journal.JournalWriter(config.journal(), SqsServices.ENGINE_REGION,
+            return new io.hikyaku.journal.JournalWriter(file, SqsServices.ENGINE_REGION,
                     config.cooldowns() == Cooldowns.AWS, config.storage().name().toLowerCase(java.util.Locale.ROOT));
         } catch (java.io.IOException e) {
-            throw new IllegalStateException("cannot open the journal " + config.journal() + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot open the journal " + file + ": " + e.getMessage(), e);
         }
     }
 

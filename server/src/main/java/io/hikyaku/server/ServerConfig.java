@@ -27,7 +27,8 @@ import java.util.Objects;
  * @param push          functions and event source mappings for push delivery (docs/push-delivery.md)
  * @param maxIndexedMessages the engine's index budget (messages plus FIFO dedup entries in memory);
  *                      0 = derived from the max heap ({@link MemoryBudget})
- * @param journal       where to append every command the engine applies (ENGINE.md "Journal"); null = no journal
+ * @param journal       where to append every command the engine applies (ENGINE.md "Journal"); with several
+ *                      engine shards, each shard i appends to {@code journal.shard-i-of-N}; null = no journal
  * @param metrics       off: nothing is recorded per request, no {@code /metrics}, and the CloudWatch API
  *                      answers with no datapoints (docs/operations.md "Monitoring")
  * @param engineShards  engines side by side, each owning the accounts that hash to it, each on its own
@@ -64,9 +65,6 @@ public record ServerConfig(String host, int port, String accountId, String regio
     public ServerConfig {
         if (engineShards < 1 || engineShards > MAX_ENGINE_SHARDS) {
             throw new IllegalArgumentException("engine shards must be 1.." + MAX_ENGINE_SHARDS + ": " + engineShards);
-        }
-        if (engineShards > 1 && journal != null) {
-            throw new IllegalArgumentException("the journal records one engine's commands: use engine shards 1 with a journal");
         }
         Objects.requireNonNull(host, "host");
         if (host.isBlank()) {

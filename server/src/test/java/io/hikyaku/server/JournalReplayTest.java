@@ -86,6 +86,10 @@ class JournalReplayTest {
         assertThat(v1.exit).as("load frames without a window replay with the default one, which the server had")
                 .isZero();
         assertThat(v1.digest()).isEqualTo(digest);
+
+        Replay v2 = replay("--journal", asLoadVersion2(journal, dir.resolve("v2.journal")).toString());
+        assertThat(v2.exit).as("load frames without a shard replay as the only shard").isZero();
+        assertThat(v2.digest()).isEqualTo(digest);
     }
 
     @Test
@@ -130,9 +134,21 @@ class JournalReplayTest {
 
     /**
      * {@code journal} as a server before the recorded window wrote it: every load frame ends after
-     * the store kind (its trailing load version byte and window, 9 bytes, cut).
+     * the store kind (its trailing load version byte, window, shard and id floor, 25 bytes, cut).
      */
     private static Path asLoadVersion1(Path journal, Path out) throws Exception {
+        return asOlderLoadVersion(journal, out, 1);
+    }
+
+    /**
+     * {@code journal} as a server before the recorded shard wrote it (load version 2): every load
+     * frame ends after the window (its shard index, count and id floor, 16 bytes, cut).
+     */
+    static Path asLoadVersion2(Path journal, Path out) throws Exception {
+        return asOlderLoadVersion(journal, out, 2);
+    }
+
+    private static Path asOlderLoadVersion(Path journal, Path out, int version) throws Exception {
         java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(Files.readAllBytes(journal));
         java.io.ByteArrayOutputStream copy = new java.io.ByteArrayOutputStream();
         byte[] header = new byte[5];
@@ -145,8 +161,11 @@ class JournalReplayTest {
             in.get(frame);
             int keep = frame.length;
             if (frame[0] == 'L') {
-                assertThat(frame[frame.length - 9]).as("load version").isEqualTo((byte) 2);
-                keep -= 9;
+                assertThat(frame[frame.length - 25]).as("load version").isEqualTo((byte) 3);
+                keep -= version == 1 ? 25 : 16;
+                if (version == 2) {
+                    frame[frame.length - 25] = 2;
+                }
                 loads++;
             }
             frames.writeInt(keep);

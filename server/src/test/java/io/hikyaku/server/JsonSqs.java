@@ -13,9 +13,18 @@ final class JsonSqs implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
 
     private final RawHttp http;
+    private final String[] headers;
 
     JsonSqs(int port) throws IOException {
         http = new RawHttp(port);
+        headers = new String[0];
+    }
+
+    /** Calls as {@code accountId} (a signature whose access key id is that account, as auth none reads it). */
+    JsonSqs(int port, String accountId) throws IOException {
+        http = new RawHttp(port);
+        headers = new String[] {"Authorization: AWS4-HMAC-SHA256 Credential=" + accountId
+                + "/20260102/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=00"};
     }
 
     static ObjectNode input() {
@@ -30,7 +39,7 @@ final class JsonSqs implements AutoCloseable {
     }
 
     RawHttp.Response raw(String action, ObjectNode input) throws IOException {
-        http.send(RawHttp.jsonCall(action, input.toString()));
+        http.send(RawHttp.jsonCall(action, input.toString(), headers));
         return http.read();
     }
 

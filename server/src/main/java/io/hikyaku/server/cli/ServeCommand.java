@@ -48,7 +48,7 @@ final class ServeCommand implements Subcommand {
                     + "API with no datapoints (default on; env HIKYAKU_METRICS)."),
             valued("engine-shards", "N", "Engines side by side, each owning the accounts that hash to it and running on "
                     + "its own thread: requests for different accounts run in parallel (default 1, max 64; env "
-                    + "HIKYAKU_ENGINE_SHARDS). Not with --journal."),
+                    + "HIKYAKU_ENGINE_SHARDS)."),
             valued("cooldowns", "MODE", "aws or off: off drops SQS's 60 s waits after PurgeQueue and DeleteQueue, "
                     + "for test suites (default aws; env HIKYAKU_COOLDOWNS)."),
             valued("max-indexed-messages", "N", "Messages (plus FIFO dedup entries) kept in the in-memory index; the rest "
@@ -57,7 +57,8 @@ final class ServeCommand implements Subcommand {
             valued("index-window", "N", "Per queue, visible messages kept in the in-memory index, 1024..16777216; the "
                     + "rest of a backlog stays on disk and is paged in as the queue drains (default 65536; "
                     + "env HIKYAKU_INDEX_WINDOW; see docs/operations.md \"Memory\")."),
-            valued("journal", "FILE", "Append every command the engine applies to FILE, for `hikyaku replay` "
+            valued("journal", "FILE", "Append every command the engine applies to FILE, for `hikyaku replay`; with several "
+                    + "engine shards, shard i of N appends to FILE.shard-i-of-N "
                     + "(default off; env HIKYAKU_JOURNAL; see engine/ENGINE.md \"Journal\")."),
             valued("auth", "MODE", "none or sigv4 (default none; env HIKYAKU_AUTH). sigv4 verifies every signature "
                     + "against the accounts of the config file."),
@@ -199,7 +200,8 @@ final class ServeCommand implements Subcommand {
                 + ", index budget " + MemoryBudget.resolve(config.maxIndexedMessages()) + " messages"
                 + (config.engineShards() > 1 ? ", " + config.engineShards() + " engine shards" : "")
                 + (config.indexWindow() != ServerConfig.DEFAULT_INDEX_WINDOW ? ", index window " + config.indexWindow() : "")
-                + (config.journal() != null ? ", journal " + config.journal() : "")
+                + (config.journal() != null ? ", journal " + config.journal()
+                        + (config.engineShards() > 1 ? ".shard-*-of-" + config.engineShards() : "") : "")
                 + ", auth " + security.auth().name().toLowerCase(Locale.ROOT) + ")");
         out.flush();
         server.awaitTermination();

@@ -27,15 +27,20 @@ class EngineShardsFlagTest {
     }
 
     @Test
-    void refusesZeroTooManyAndAJournalWithSeveral() {
+    void refusesZeroAndTooMany() {
         assertThatThrownBy(() -> new ServeCommand(Map.of()).resolveConfig("--engine-shards", "0"))
                 .hasMessageContaining("--engine-shards");
         assertThatThrownBy(() -> new ServeCommand(Map.of("HIKYAKU_ENGINE_SHARDS", "two")).resolveConfig())
                 .isInstanceOf(ConfigException.class).hasMessageContaining("HIKYAKU_ENGINE_SHARDS");
         assertThatThrownBy(() -> new ServeCommand(Map.of()).resolveConfig("--engine-shards", "65"))
                 .hasMessageContaining("engine shards must be 1..64");
-        assertThatThrownBy(() -> new ServeCommand(Map.of()).resolveConfig("--engine-shards", "2",
-                "--journal", dir.resolve("j").toString()))
-                .hasMessageContaining("journal");
+    }
+
+    @Test
+    void aJournalWithSeveralShardsIsAccepted() {
+        var config = new ServeCommand(Map.of()).resolveConfig("--engine-shards", "2", "--journal",
+                dir.resolve("j").toString());
+        assertThat(config.engineShards()).isEqualTo(2);
+        assertThat(config.journal()).isEqualTo(dir.resolve("j")); // each shard writes j.shard-i-of-2
     }
 }
