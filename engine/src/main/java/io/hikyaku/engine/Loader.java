@@ -19,6 +19,14 @@ import java.util.Map;
  */
 final class Loader {
 
+    /**
+     * Messages of each queue's head read by the load itself: one page. The window's remainder comes
+     * in by the ticks right after (a page per queue per round, at once), while the queue serves.
+     */
+    static final int LOAD_HEAD = Tails.PAGE_CHUNK;
+    /** Tail keys counted by the load itself: a short tail is exact at once; the ticks count the rest. */
+    static final int LOAD_COUNT = 4 * Tails.PAGE_CHUNK;
+
     private final QueueEngine engine;
     private final Store store;
 
@@ -78,16 +86,16 @@ final class Loader {
         java.util.TreeSet<Long> leftovers = new java.util.TreeSet<>();
         findLeftovers(Keyspace.MESSAGES, byId, leftovers);
         findLeftovers(Keyspace.MESSAGE_STATE, byId, leftovers);
-        // Each queue's head only: its first messages in seq order, up to its window within the
-        // index budget (or its reserve), with their receive states. The rest is its tail, whose
-        // keys are counted later by the tick in chunks (ENGINE.md "Memory"): start-up does not
-        // visit a backlog's keys.
+        // Each queue's head only: its first page of messages in seq order (within the index budget
+        // or its reserve), with their receive states. The rest is its tail: the ticks that follow
+        // at once page it in up to the window and count its keys in chunks (ENGINE.md "Memory"), so
+        // start-up neither visits a backlog's keys nor waits for a whole window to be decoded.
         IndexBudget budget = engine.budget;
         List<QueueState> ordered = new ArrayList<>(byId.values());
         ordered.sort(java.util.Comparator.comparingLong(q -> q.id));
         for (QueueState q : ordered) {
             long from = Math.max(1, q.purgedBelow);
-            long room = Math.min(budget.room(q), Integer.MAX_VALUE - 1);
+            long room = Math.min(Math.min(budget.room(q), LOAD_HEAD), Integer.MAX_VALUE - 1);
             List<Message> ms = engine.tails.read(q, from, (int) room + 1);
             long next = -1; // the first seq past the head, when there is one
             if (ms.size() > room) {
@@ -167,8 +175,8 @@ final class Loader {
         byId.values().forEach(engine.queues::add);
         byId.values().forEach(engine.tails::register);
         // A first chunk of counting (keys only) at once: a short tail is exact from the start; a
-        // long one is counted on by the tick.
-        engine.tails.count(Tails.COUNT_PER_TICK);
+        // long one is counted on by the ticks.
+        engine.tails.count(LOAD_COUNT);
         for (long qid : leftovers) {
             QueueState q = byId.get(qid);
             if (q == null && engine.shard.count() > 1) {

@@ -178,10 +178,10 @@ class IndexWindowTest {
         f.engine = engine();
 
         // The head (the window and one key past it), the queue's first key (leftovers of a purge?)
-        // and one chunk of counting (and the key it stops at): not the backlog.
-        assertThat(disk.messageKeysVisited).isLessThanOrEqualTo(WINDOW + 1 + 1 + Tails.COUNT_PER_TICK + 1);
+        // and the load's chunk of counting (and the key it stops at): not the backlog.
+        assertThat(disk.messageKeysVisited).isLessThanOrEqualTo(WINDOW + 1 + 1 + Loader.LOAD_COUNT + 1);
         assertThat(f.engine.indexedMessages()).isEqualTo(WINDOW);
-        assertThat(f.engine.spilledMessages()).isEqualTo(Tails.COUNT_PER_TICK);
+        assertThat(f.engine.spilledMessages()).isEqualTo(Loader.LOAD_COUNT);
         assertThat(f.engine.nextDeadline()).isZero(); // counting goes on at once
         assertThat(total(q)).isEqualTo(stored); // the estimate of the part not counted: exact without gaps in seqs
 
@@ -194,6 +194,52 @@ class IndexWindowTest {
         assertThat(f.engine.spilledMessages()).isEqualTo(stored - WINDOW);
         assertThat(total(q)).isEqualTo(stored);
         assertThat(drain(q)).hasSize(stored).startsWith("m0", "m1").endsWith("m" + (stored - 1));
+    }
+
+    @Test
+    void aStartUpReadsOnePageOfAWideWindowAndTheTicksFillTheRestWhileTheQueueServes() {
+        int window = 4 * Loader.LOAD_HEAD;
+        int stored = 2 * window - (2 * window) % 10; // whole batches
+        f.engine = new QueueEngine(disk, "us-east-1", QueueState.INFLIGHT_LIMIT, f.now, BUDGET, window);
+        QueueRef q = f.create("q");
+        List<SendMessage> batch = new ArrayList<>();
+        for (int i = 0; i < stored; i++) {
+            batch.add(new SendMessage("m" + i, null, null, null, null, null, "s", f.nextId()));
+            if (batch.size() == 10) {
+                f.engine.sendMessageBatch(q, batch, f.now);
+                batch.clear();
+            }
+        }
+        f.engine = new QueueEngine(disk, "us-east-1", QueueState.INFLIGHT_LIMIT, f.now, BUDGET, window);
+
+        assertThat(f.engine.indexedMessages()).isEqualTo(Loader.LOAD_HEAD); // one page, not the window
+        assertThat(total(q)).isEqualTo(stored);
+        assertThat(f.engine.nextDeadline()).isZero(); // the rest of the window pages in at once
+        List<ReceivedMessage> first = f.receive(q, 10); // served before any tick: the oldest messages
+        assertThat(first).extracting(ReceivedMessage::body).containsExactly(
+                "m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9");
+        first.forEach(m -> f.delete(q, m));
+
+        int ticks = 0;
+        while (f.engine.nextDeadline() == 0 && ticks < 100) {
+            f.engine.tick(f.now);
+            ticks++;
+        }
+        assertThat(f.engine.indexedMessages()).isEqualTo(window); // the window is full again
+        assertThat(f.engine.spilledMessages()).isEqualTo(stored - 10 - window);
+        List<String> rest = new ArrayList<>();
+        for (int round = 0; round < 10 * stored && rest.size() < stored - 10; round++) {
+            f.engine.tick(f.now);
+            for (ReceivedMessage m : f.receive(q, 10)) {
+                rest.add(m.body());
+                f.delete(q, m);
+            }
+            assertThat(f.engine.indexedMessages()).isLessThanOrEqualTo(window);
+        }
+        assertThat(rest).hasSize(stored - 10).startsWith("m10", "m11").endsWith("m" + (stored - 1));
+        for (int i = 0; i < rest.size(); i++) {
+            assertThat(rest.get(i)).isEqualTo("m" + (i + 10)); // oldest first throughout
+        }
     }
 
     @Test

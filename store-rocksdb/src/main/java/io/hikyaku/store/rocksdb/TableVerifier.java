@@ -18,6 +18,13 @@ final class TableVerifier {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TableVerifier.class);
 
+    /**
+     * The verification waits this long before it begins: a start-up keeps both cores busy (class
+     * loading, the JIT, the engine's load) until the server serves, and the reads of that time check
+     * their own blocks anyway.
+     */
+    static final long START_DELAY_MILLIS = 2_000;
+
     private TableVerifier() {}
 
     /**
@@ -25,7 +32,14 @@ final class TableVerifier {
      * is damaged.
      */
     static Thread start(Path dir, List<Path> tables, Consumer<String> done) {
-        Thread t = new Thread(() -> done.accept(verify(dir, tables)), "hikyaku-store-verify");
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(START_DELAY_MILLIS);
+            } catch (InterruptedException e) {
+                return; // the store is closing
+            }
+            done.accept(verify(dir, tables));
+        }, "hikyaku-store-verify");
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
         t.start();
