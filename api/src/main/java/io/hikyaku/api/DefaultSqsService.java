@@ -62,6 +62,15 @@ final class DefaultSqsService implements SqsService, ServiceView {
      */
     DefaultSqsService(Store store, Clock clock, int commandCapacity, boolean cooldowns, long maxIndexedMessages,
                       long indexWindow, java.util.function.Consumer<String> log, int shardCount) {
+        this(store, clock, commandCapacity, cooldowns, maxIndexedMessages, indexWindow, log, shardCount, false);
+    }
+
+    /**
+     * As above; with {@code holdTimers} the timers wait for {@link #startTimers()}: the server's
+     * start-up then does not share its two cores with a stored backlog's page-ins and counting.
+     */
+    DefaultSqsService(Store store, Clock clock, int commandCapacity, boolean cooldowns, long maxIndexedMessages,
+                      long indexWindow, java.util.function.Consumer<String> log, int shardCount, boolean holdTimers) {
         this.store = store;
         this.recovery = new StoreRecovery(clock);
         StoreFence fence = new StoreFence(store, recovery::start);
@@ -79,8 +88,15 @@ final class DefaultSqsService implements SqsService, ServiceView {
             receivers.add(shard.receiver);
         }
         this.recovery.attach(gates, fence, receivers);
+        if (!holdTimers) {
+            startTimers(); // timers last, once everything exists
+        }
+    }
+
+    @Override
+    public void startTimers() {
         for (Shard shard : shards) {
-            shard.start(); // timers last, once everything exists
+            shard.start();
         }
     }
 

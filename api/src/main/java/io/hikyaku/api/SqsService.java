@@ -26,6 +26,14 @@ public interface SqsService extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Starts the background timers (message timers, long-poll deadlines, page-ins and counting of
+     * stored backlogs) of a service built with them held ({@link SqsServices}' server forms), which
+     * the server does once it listens; again, or on a service whose timers run: nothing.
+     */
+    default void startTimers() {
+    }
+
     /** Stops timers and closes the store. */
     @Override
     void close();

@@ -70,12 +70,14 @@ public final class SqsServices {
      * to it ({@link io.hikyaku.engine.EngineShard}): commands of different shards run in parallel, each
      * shard on its own thread and lock. The index budget is shared out equally. A {@code sink} other
      * than {@code CommandSink.NONE} needs one shard (several: one sink per shard, the next form).
+     * The server's form: the timers wait for {@link SqsService#startTimers()}, which the server calls
+     * once it listens, so a stored backlog's page-ins and counting do not slow its start.
      */
     public static SqsService create(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
                                     long indexWindow, Consumer<String> log, io.hikyaku.engine.command.CommandSink sink,
                                     int engineShards) {
         DefaultSqsService service = new DefaultSqsService(store, clock, CommandQueue.CAPACITY, cooldowns,
-                maxIndexedMessages, indexWindow, log, engineShards);
+                maxIndexedMessages, indexWindow, log, engineShards, true);
         if (sink != io.hikyaku.engine.command.CommandSink.NONE) {
             service.commandSink(sink);
         }
@@ -85,7 +87,8 @@ public final class SqsServices {
     /**
      * As {@link #create(Store, Clock, boolean, long, long, Consumer, io.hikyaku.engine.command.CommandSink, int)}
      * with one sink per engine shard: shard i's commands go to {@code sinks.get(i)} only, under that
-     * shard's lock (each shard's journal). {@code sinks} has {@code engineShards} entries.
+     * shard's lock (each shard's journal). {@code sinks} has {@code engineShards} entries. The timers
+     * wait for {@link SqsService#startTimers()}, as in the previous form.
      */
     public static SqsService create(Store store, Clock clock, boolean cooldowns, long maxIndexedMessages,
                                     long indexWindow, Consumer<String> log,
@@ -94,7 +97,7 @@ public final class SqsServices {
             throw new IllegalArgumentException(sinks.size() + " command sinks for " + engineShards + " engine shards");
         }
         DefaultSqsService service = new DefaultSqsService(store, clock, CommandQueue.CAPACITY, cooldowns,
-                maxIndexedMessages, indexWindow, log, engineShards);
+                maxIndexedMessages, indexWindow, log, engineShards, true);
         service.commandSinks(sinks);
         return service;
     }

@@ -43,8 +43,11 @@ final class TimerLoop {
         this.thread.setDaemon(true);
     }
 
-    void start() {
-        thread.start();
+    /** Starts the thread; again: nothing. */
+    synchronized void start() {
+        if (thread.getState() == Thread.State.NEW) {
+            thread.start();
+        }
     }
 
     private void loop() {

@@ -230,6 +230,7 @@ public final class HikyakuServer implements AutoCloseable {
                     .createAll(config.queues());
             server.startPush();
             server.bind(codec);
+            service.startTimers(); // a stored backlog's page-ins and counting wait until the port is open
             if (server.cloudWatch != null) {
                 server.cloudWatch.start();
             }
@@ -327,10 +328,10 @@ public final class HikyakuServer implements AutoCloseable {
         }
         String storage = config.storage() == StorageMode.MEMORY ? "memory"
                 : "rocksdb in " + config.dataDir().toAbsolutePath() + ", durability " + config.durability().name().toLowerCase(java.util.Locale.ROOT);
-        LOG.info("Hikyaku {} started in {} ms: {} queue(s) and {} message(s) loaded; listening on {}; advertised URL {}; "
+        LOG.info("Hikyaku {} started in {} ms (since the process began): {} queue(s) and {} message(s) loaded; listening on {}; advertised URL {}; "
                         + "storage {}; account {}, region {}; max body {} bytes; log format {}, access log {}; "
                         + "{} queue(s) from the config; {}",
-                Version.current(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos), queues, messages,
+                Version.current(), java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(), queues, messages,
                 listener.localAddress(), config.advertisedUrl() != null ? config.advertisedUrl() : "(from each request's Host header)",
                 storage, config.accountId(), config.region(), config.maxBodyBytes(),
                 config.logFormat().name().toLowerCase(java.util.Locale.ROOT), config.accessLog() ? "on" : "off",
