@@ -5,6 +5,8 @@ import io.hikyaku.engine.store.MemoryStore;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
 import io.hikyaku.protocol.WireProtocol;
+import io.hikyaku.testsupport.MutableClock;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +31,7 @@ final class FailingDiskService implements AutoCloseable {
     }
 
     final FaultInjectingStore store = new FaultInjectingStore(new MemoryStore());
-    final SqsService service = SqsServices.create(store, new MutableClock(1_700_000_000_000L));
+    final SqsService service = SqsServices.create(store, new MutableClock(Instant.ofEpochMilli(1_700_000_000_000L)));
     private final CallContext context = new CallContext("000000000000", "us-east-1", "http://h:1", null, "r");
 
     /** Creates queue "q", sends one message and receives it. */
