@@ -1,6 +1,6 @@
 package io.hikyaku.api;
 
-import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.ForwardingStore;
 import io.hikyaku.engine.store.Store;
 import io.hikyaku.engine.store.StoreBatch;
 import io.hikyaku.engine.store.StoreException;
@@ -97,12 +97,17 @@ final class StoreFence {
     }
 
     /** One engine's writes and reads; see {@link StoreFence}. */
-    final class Lane implements Store {
+    final class Lane extends ForwardingStore {
 
         /** The latest write this lane passed to the store (guarded by its engine's lock). */
         private volatile CompletableFuture<Void> last = DONE;
 
         private Lane() {}
+
+        @Override
+        protected Store delegate() {
+            return store;
+        }
 
         StoreFence owner() {
             return StoreFence.this;
@@ -144,43 +149,6 @@ final class StoreFence {
             });
             last = settled;
             return settled;
-        }
-
-        @Override
-        public byte[] get(Keyspace space, byte[] key) {
-            return store.get(space, key);
-        }
-
-        @Override
-        public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
-            store.scan(space, prefix, visitor);
-        }
-
-        @Override
-        public void scanHeads(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
-            store.scanHeads(space, prefix, headBytes, visitor);
-        }
-
-        /** Forwarded, not left to the default (a walk from the prefix's start): page-ins and counting seek. */
-        @Override
-        public void scanFrom(Keyspace space, byte[] prefix, byte[] from, int headBytes, EntryVisitor visitor) {
-            store.scanFrom(space, prefix, from, headBytes, visitor);
-        }
-
-        /** Forwarded, not left to the default (a walk of the whole prefix): start-up seeks each queue's last key. */
-        @Override
-        public byte[] lastKey(Keyspace space, byte[] prefix) {
-            return store.lastKey(space, prefix);
-        }
-
-        @Override
-        public boolean resume() {
-            return store.resume();
-        }
-
-        @Override
-        public boolean isEphemeral() {
-            return store.isEphemeral();
         }
 
         /** The store outlives its engines (several share it): the service closes it. */

@@ -8,6 +8,8 @@ import io.hikyaku.engine.store.MemoryStore;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
 import io.hikyaku.protocol.WireProtocol;
+import io.hikyaku.testsupport.MutableClock;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -27,7 +29,7 @@ class AccessSnapshotsTest {
             + "\"Principal\":\"*\",\"Action\":\"sqs:SendMessage\",\"Resource\":\"*\"}]}";
 
     private final FaultInjectingStore store = new FaultInjectingStore(new MemoryStore());
-    private final SqsService service = SqsServices.create(store, new MutableClock(1_700_000_000_000L));
+    private final SqsService service = SqsServices.create(store, new MutableClock(Instant.ofEpochMilli(1_700_000_000_000L)));
     private final ServiceView view = (ServiceView) service;
     private final CallContext context = new CallContext(ACCOUNT, "us-east-1", "http://h:1", null, "r");
 

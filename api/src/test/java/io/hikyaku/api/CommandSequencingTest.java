@@ -7,6 +7,7 @@ import io.hikyaku.engine.store.MemoryStore;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
 import io.hikyaku.protocol.WireProtocol;
+import io.hikyaku.testsupport.MutableClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,7 +29,7 @@ class CommandSequencingTest {
 
     /** A clock that, once armed, stops the engine thread in its next stamp until released. */
     static final class HoldingClock extends Clock {
-        final MutableClock time = new MutableClock(1_700_000_000_000L);
+        final MutableClock time = new MutableClock(Instant.ofEpochMilli(1_700_000_000_000L));
         volatile CountDownLatch entered;
         volatile CountDownLatch release;
 

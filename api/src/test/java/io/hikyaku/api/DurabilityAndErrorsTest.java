@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
 import io.hikyaku.protocol.WireProtocol;
+import io.hikyaku.testsupport.MutableClock;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -14,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class DurabilityAndErrorsTest {
 
     private final GatedStore store = new GatedStore();
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final MutableClock clock = new MutableClock(Instant.ofEpochMilli(1_700_000_000_000L));
     private final SqsService service = SqsServices.create(store, clock);
     private final CallContext context = new CallContext("000000000000", "us-east-1", "http://h:1", "Root=1-trace", "r");
 

@@ -8,6 +8,8 @@ import io.hikyaku.engine.store.MemoryStore;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
 import io.hikyaku.protocol.WireProtocol;
+import io.hikyaku.testsupport.MutableClock;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -23,7 +25,7 @@ class EngineShardsServiceTest {
     private static final String A1 = accountOn(1);
 
     private final FaultInjectingStore store = new FaultInjectingStore(new MemoryStore());
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final MutableClock clock = new MutableClock(Instant.ofEpochMilli(1_700_000_000_000L));
     private final DefaultSqsService service = new DefaultSqsService(store, clock, CommandQueue.CAPACITY, true,
             Long.MAX_VALUE, io.hikyaku.engine.QueueEngine.DEFAULT_INDEX_WINDOW, line -> { }, 2);
 

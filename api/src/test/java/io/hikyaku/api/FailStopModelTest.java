@@ -6,7 +6,9 @@ import io.hikyaku.engine.store.MemoryStore;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
 import io.hikyaku.protocol.WireProtocol;
+import io.hikyaku.testsupport.MutableClock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -109,7 +111,7 @@ class FailStopModelTest {
         final long seed;
         final int shards;
         final Random random;
-        final MutableClock clock = new MutableClock(1_700_000_000_000L);
+        final MutableClock clock = new MutableClock(Instant.ofEpochMilli(1_700_000_000_000L));
         final MemoryStore disk = new MemoryStore();
         FaultInjectingStore store;
         SqsService service;

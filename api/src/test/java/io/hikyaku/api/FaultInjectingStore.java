@@ -1,6 +1,6 @@
 package io.hikyaku.api;
 
-import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.ForwardingStore;
 import io.hikyaku.engine.store.MemoryStore;
 import io.hikyaku.engine.store.Store;
 import io.hikyaku.engine.store.StoreBatch;
@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #failNextFsync} (the next write is applied, its fsync fails), {@link #slow},
  * {@link #holdOutcomes} (no outcome reported until released: a failure not yet known).
  */
-final class FaultInjectingStore implements Store {
+final class FaultInjectingStore extends ForwardingStore {
 
     private final MemoryStore disk;
     private final ExecutorService completer = Executors.newSingleThreadExecutor(r -> {
@@ -46,6 +46,11 @@ final class FaultInjectingStore implements Store {
 
     FaultInjectingStore(MemoryStore disk) {
         this.disk = disk;
+    }
+
+    @Override
+    protected Store delegate() {
+        return disk;
     }
 
     void failNextWrites(int n) {
@@ -135,16 +140,6 @@ final class FaultInjectingStore implements Store {
         }
         failed = null; // the disk (a MemoryStore) holds every applied batch: all durable now
         return true;
-    }
-
-    @Override
-    public byte[] get(Keyspace space, byte[] key) {
-        return disk.get(space, key);
-    }
-
-    @Override
-    public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
-        disk.scan(space, prefix, visitor);
     }
 
     @Override

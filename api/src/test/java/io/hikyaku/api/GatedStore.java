@@ -1,5 +1,6 @@
 package io.hikyaku.api;
 
+import io.hikyaku.engine.store.ForwardingStore;
 import io.hikyaku.engine.store.MemoryStore;
 import io.hikyaku.engine.store.Store;
 import io.hikyaku.engine.store.StoreBatch;
@@ -12,12 +13,17 @@ import java.util.concurrent.CompletableFuture;
  * A MemoryStore whose writes become durable only when the test says so (or fail), to check that
  * answers wait for durability.
  */
-final class GatedStore implements Store {
+final class GatedStore extends ForwardingStore {
 
     private final MemoryStore memory = new MemoryStore();
     private final List<CompletableFuture<Void>> pending = new ArrayList<>();
     private volatile boolean holding;
     private volatile boolean failing;
+
+    @Override
+    protected Store delegate() {
+        return memory;
+    }
 
     void hold() {
         holding = true;
@@ -39,16 +45,6 @@ final class GatedStore implements Store {
     }
 
     @Override
-    public byte[] get(io.hikyaku.engine.store.Keyspace space, byte[] key) {
-        return memory.get(space, key);
-    }
-
-    @Override
-    public void scan(io.hikyaku.engine.store.Keyspace space, byte[] prefix, EntryVisitor visitor) {
-        memory.scan(space, prefix, visitor);
-    }
-
-    @Override
     public synchronized CompletableFuture<Void> write(StoreBatch batch) {
         if (failing) {
             return CompletableFuture.failedFuture(new StoreException("disk full")); // not applied
@@ -65,15 +61,5 @@ final class GatedStore implements Store {
     @Override
     public boolean resume() {
         return !failing;
-    }
-
-    @Override
-    public boolean isEphemeral() {
-        return true;
-    }
-
-    @Override
-    public void close() {
-        memory.close();
     }
 }

@@ -9,6 +9,8 @@ import io.hikyaku.engine.QueueRef;
 import io.hikyaku.engine.store.MemoryStore;
 import io.hikyaku.protocol.ApiRequest;
 import io.hikyaku.protocol.WireProtocol;
+import io.hikyaku.testsupport.MutableClock;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,7 +29,7 @@ class IndexBudgetServiceTest {
 
     private static final CallContext CONTEXT = new CallContext("000000000000", "us-east-1", "http://h:1", null, "r");
 
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final MutableClock clock = new MutableClock(Instant.ofEpochMilli(1_700_000_000_000L));
     private final FaultInjectingStore store = new FaultInjectingStore(new MemoryStore());
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private final DefaultSqsService service = new DefaultSqsService(store, clock, true, 100, lines::add);

@@ -9,6 +9,8 @@ import io.hikyaku.engine.store.MemoryStore;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
 import io.hikyaku.protocol.WireProtocol;
+import io.hikyaku.testsupport.MutableClock;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +23,7 @@ final class ServiceHarness implements AutoCloseable {
     static final String BASE = "http://localhost:9324";
     static final ObjectMapper JSON = new ObjectMapper();
 
-    final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    final MutableClock clock = new MutableClock(Instant.ofEpochMilli(1_700_000_000_000L));
     final SqsService service = SqsServices.create(new MemoryStore(), clock);
     final CallContext context = new CallContext(ACCOUNT, "us-east-1", BASE, null, "req-1");
 

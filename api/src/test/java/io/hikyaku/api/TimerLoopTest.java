@@ -2,7 +2,9 @@ package io.hikyaku.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hikyaku.testsupport.MutableClock;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,7 +61,7 @@ class TimerLoopTest {
 
     @Test
     void aFakeClockIsPolledSoMovingItIsNoticed() throws Exception {
-        MutableClock clock = new MutableClock(1_000);
+        MutableClock clock = new MutableClock(Instant.ofEpochMilli(1_000));
         AtomicInteger due = new AtomicInteger();
         TimerLoop loop = new TimerLoop(clock, () -> {
             if (clock.millis() >= 5_000) {

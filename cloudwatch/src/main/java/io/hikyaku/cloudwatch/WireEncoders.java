@@ -1,5 +1,7 @@
 package io.hikyaku.cloudwatch;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
 import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
 import java.io.ByteArrayOutputStream;
@@ -11,85 +13,55 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 
-/** Writes an output tree as RPC v2 CBOR (timestamps as tag 1, epoch seconds) or as Query XML. */
+/** Writes an output tree as RPC v2 CBOR (timestamps as tag 1, epoch seconds), AWS JSON 1.0 or Query XML. */
 final class WireEncoders {
 
     static final String XML_NAMESPACE = "http://monitoring.amazonaws.com/doc/2010-08-01/";
     private static final CBORFactory CBOR = new CBORFactory();
-    private static final com.fasterxml.jackson.core.JsonFactory JSON = new com.fasterxml.jackson.core.JsonFactory();
+    private static final JsonFactory JSON = new JsonFactory();
 
     private WireEncoders() {}
 
+    /** RPC v2 CBOR: timestamps as tag 1 around epoch seconds. */
     static byte[] cbor(Map<String, Object> tree) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (CBORGenerator g = CBOR.createGenerator(bytes)) {
-            writeCbor(g, tree);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
+        return encode(CBOR, tree);
     }
 
     /** AWS JSON 1.0: timestamps as epoch seconds. */
     static byte[] json(Map<String, Object> tree) {
+        return encode(JSON, tree);
+    }
+
+    private static byte[] encode(JsonFactory factory, Map<String, Object> tree) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (com.fasterxml.jackson.core.JsonGenerator g = JSON.createGenerator(bytes)) {
-            writeJson(g, tree);
+        try (JsonGenerator g = factory.createGenerator(bytes)) {
+            write(g, tree);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return bytes.toByteArray();
     }
 
+    /** One writer for both: a CBOR generator writes the same tokens in CBOR, and tags timestamps. */
     @SuppressWarnings("unchecked")
-    private static void writeJson(com.fasterxml.jackson.core.JsonGenerator g, Object value) throws IOException {
+    private static void write(JsonGenerator g, Object value) throws IOException {
         if (value instanceof Map<?, ?> map) {
             g.writeStartObject();
             for (Map.Entry<String, Object> e : ((Map<String, Object>) map).entrySet()) {
                 g.writeFieldName(e.getKey());
-                writeJson(g, e.getValue());
+                write(g, e.getValue());
             }
             g.writeEndObject();
         } else if (value instanceof List<?> list) {
             g.writeStartArray();
             for (Object o : list) {
-                writeJson(g, o);
+                write(g, o);
             }
             g.writeEndArray();
         } else if (value instanceof Instant t) {
-            if (t.getNano() == 0) {
-                g.writeNumber(t.getEpochSecond());
-            } else {
-                g.writeNumber(t.toEpochMilli() / 1000.0);
+            if (g instanceof CBORGenerator cbor) {
+                cbor.writeTag(1);
             }
-        } else if (value instanceof Double d) {
-            g.writeNumber(d);
-        } else if (value instanceof Number n) {
-            g.writeNumber(n.longValue());
-        } else if (value instanceof Boolean b) {
-            g.writeBoolean(b);
-        } else {
-            g.writeString(String.valueOf(value));
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void writeCbor(CBORGenerator g, Object value) throws IOException {
-        if (value instanceof Map<?, ?> map) {
-            g.writeStartObject();
-            for (Map.Entry<String, Object> e : ((Map<String, Object>) map).entrySet()) {
-                g.writeFieldName(e.getKey());
-                writeCbor(g, e.getValue());
-            }
-            g.writeEndObject();
-        } else if (value instanceof List<?> list) {
-            g.writeStartArray();
-            for (Object o : list) {
-                writeCbor(g, o);
-            }
-            g.writeEndArray();
-        } else if (value instanceof Instant t) {
-            g.writeTag(1);
             if (t.getNano() == 0) {
                 g.writeNumber(t.getEpochSecond());
             } else {

@@ -24,7 +24,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Runs the real server, drives concurrent producers and consumers on a standard and a FIFO queue,
@@ -43,8 +42,7 @@ class CrashRecoveryTest {
 
     @Test
     void sigkilledServerLosesNothingAcknowledged() throws Exception {
-        Path jar = Path.of(System.getProperty("hikyaku.server.jar", "../server/target/hikyaku.jar"));
-        assumeTrue(Files.isRegularFile(jar), "server jar " + jar.toAbsolutePath() + " is not built (mvn package -pl server -am)");
+        Path jar = ServerProcess.builtJar();
         Path logs = Path.of(System.getProperty("hikyaku.durability.logs", tmp.resolve("logs").toString()));
         Path dataDir = tmp.resolve("data");
         long started = System.nanoTime();
@@ -55,11 +53,7 @@ class CrashRecoveryTest {
         ServerProcess server = ServerProcess.start(jar, dataDir, logs.resolve("server-0.log"), 60);
         try {
             try (SqsClient sqs = Clients.sqs(server.endpoint())) {
-                sqs.createQueue(b -> b.queueName(std.queueName).attributes(Map.of(
-                        QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(Workload.VISIBILITY_SECONDS))));
-                sqs.createQueue(b -> b.queueName(fifo.queueName).attributes(Map.of(
-                        QueueAttributeName.FIFO_QUEUE, "true",
-                        QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(Workload.VISIBILITY_SECONDS))));
+                createQueues(sqs, std, fifo);
             }
             int cycle = 0;
             while (cycle < CYCLES && (cycle < 3 || System.nanoTime() - started < BUDGET_NANOS)) {
@@ -69,12 +63,7 @@ class CrashRecoveryTest {
                     checkCounts(sqs, stdUrl, std, cycle);
                     checkCounts(sqs, fifoUrl, fifo, cycle);
                     Workload load = new Workload(sqs, counter);
-                    load.producer(std, stdUrl, "std-producer-1");
-                    load.producer(std, stdUrl, "std-producer-2");
-                    load.producer(fifo, fifoUrl, "fifo-producer");
-                    load.consumer(std, stdUrl, "std-consumer-1");
-                    load.consumer(std, stdUrl, "std-consumer-2");
-                    load.consumer(fifo, fifoUrl, "fifo-consumer");
+                    load.standardAndFifo(std, stdUrl, fifo, fifoUrl);
                     Thread.sleep(ThreadLocalRandom.current().nextInt(700, 2_000));
                     server.kill();
                     load.stop();
@@ -85,17 +74,7 @@ class CrashRecoveryTest {
                 }
                 server = ServerProcess.start(jar, dataDir, logs.resolve("server-" + cycle + ".log"), 60);
             }
-            try (SqsClient sqs = Clients.sqs(server.endpoint())) {
-                String stdUrl = queueUrl(sqs, std, cycle);
-                String fifoUrl = queueUrl(sqs, fifo, cycle);
-                checkCounts(sqs, stdUrl, std, cycle);
-                checkCounts(sqs, fifoUrl, fifo, cycle);
-                drain(sqs, stdUrl, std);
-                drain(sqs, fifoUrl, fifo);
-            }
-            for (Ledger ledger : List.of(std, fifo)) {
-                checkFinal(ledger);
-            }
+            checkCountsDrainAndFinal(server, cycle, std, fifo);
             System.out.printf("durability: %d crash cycles in %.1f s; std %d sends acked, %d deletes acked, %d drained; "
                             + "fifo %d sends acked, %d deletes acked, %d drained%n", cycle,
                     (System.nanoTime() - started) / 1e9, std.sendAcked.size(), std.deleteAcked.size(), std.drained.size(),
@@ -123,6 +102,37 @@ class CrashRecoveryTest {
                     Files.delete(p);
                 }
             }
+        }
+    }
+
+    /** Creates each ledger's queue (FIFO or standard) with the workload's visibility timeout. */
+    static void createQueues(SqsClient sqs, Ledger... ledgers) {
+        String visibility = Integer.toString(Workload.VISIBILITY_SECONDS);
+        for (Ledger l : ledgers) {
+            sqs.createQueue(b -> b.queueName(l.queueName).attributes(l.fifo
+                    ? Map.of(QueueAttributeName.FIFO_QUEUE, "true", QueueAttributeName.VISIBILITY_TIMEOUT, visibility)
+                    : Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, visibility)));
+        }
+    }
+
+    /**
+     * The end of a run, with no client left: every queue's count is within its ledger's bounds after
+     * recovery {@code cycle}, then each is drained and its ledger checked.
+     */
+    static void checkCountsDrainAndFinal(ServerProcess server, int cycle, Ledger... ledgers) {
+        try (SqsClient sqs = Clients.sqs(server.endpoint())) {
+            List<String> urls = new ArrayList<>();
+            for (Ledger l : ledgers) {
+                String url = queueUrl(sqs, l, cycle);
+                urls.add(url);
+                checkCounts(sqs, url, l, cycle);
+            }
+            for (int i = 0; i < ledgers.length; i++) {
+                drain(sqs, urls.get(i), ledgers[i]);
+            }
+        }
+        for (Ledger l : ledgers) {
+            checkFinal(l);
         }
     }
 

@@ -3,7 +3,6 @@ package io.hikyaku.durability;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -40,8 +38,7 @@ class DiskFullServerTest {
 
     @Test
     void aFullDiskIsRefusedCleanlyAndNothingIsLostOrInvented() throws Exception {
-        Path jar = Path.of(System.getProperty("hikyaku.server.jar", "../server/target/hikyaku.jar"));
-        assumeTrue(Files.isRegularFile(jar), "server jar " + jar.toAbsolutePath() + " is not built (mvn package -pl server -am)");
+        Path jar = ServerProcess.builtJar();
         Path mnt = Files.createDirectory(tmp.resolve("mnt"));
         boolean mounted = "root".equals(System.getProperty("user.name"))
                 && run("mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", mnt.toString());
@@ -65,21 +62,11 @@ class DiskFullServerTest {
             long recoveryMillis;
             String degraded;
             try (SqsClient sqs = Clients.sqs(server.endpoint())) {
-                for (Ledger l : List.of(std, fifo)) {
-                    sqs.createQueue(b -> b.queueName(l.queueName).attributes(l.fifo
-                            ? Map.of(QueueAttributeName.FIFO_QUEUE, "true",
-                                    QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(Workload.VISIBILITY_SECONDS))
-                            : Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, Integer.toString(Workload.VISIBILITY_SECONDS))));
-                }
+                CrashRecoveryTest.createQueues(sqs, std, fifo);
                 String stdUrl = CrashRecoveryTest.queueUrl(sqs, std, 0);
                 String fifoUrl = CrashRecoveryTest.queueUrl(sqs, fifo, 0);
                 Workload load = new Workload(sqs, counter, PADDING);
-                load.producer(std, stdUrl, "std-producer-1");
-                load.producer(std, stdUrl, "std-producer-2");
-                load.producer(fifo, fifoUrl, "fifo-producer");
-                load.consumer(std, stdUrl, "std-consumer-1");
-                load.consumer(std, stdUrl, "std-consumer-2");
-                load.consumer(fifo, fifoUrl, "fifo-consumer");
+                load.standardAndFifo(std, stdUrl, fifo, fifoUrl);
                 Thread.sleep(1_000);
 
                 fill(filler);
@@ -102,17 +89,7 @@ class DiskFullServerTest {
             }
             server.kill();
             server = ServerProcess.start(jar, dataDir, logs.resolve("server-1.log"), 60);
-            try (SqsClient sqs = Clients.sqs(server.endpoint())) {
-                String stdUrl = CrashRecoveryTest.queueUrl(sqs, std, 1);
-                String fifoUrl = CrashRecoveryTest.queueUrl(sqs, fifo, 1);
-                CrashRecoveryTest.checkCounts(sqs, stdUrl, std, 1);
-                CrashRecoveryTest.checkCounts(sqs, fifoUrl, fifo, 1);
-                CrashRecoveryTest.drain(sqs, stdUrl, std);
-                CrashRecoveryTest.drain(sqs, fifoUrl, fifo);
-            }
-            for (Ledger ledger : List.of(std, fifo)) {
-                CrashRecoveryTest.checkFinal(ledger);
-            }
+            CrashRecoveryTest.checkCountsDrainAndFinal(server, 1, std, fifo);
             System.out.printf("disk full: %s; %d answers 503 while full; serving again %d ms after space was freed; "
                             + "std %d sends acked, %d refused, %d deletes acked, %d drained; fifo %d acked, %d refused, "
                             + "%d deletes acked, %d drained%n", degraded, refusals, recoveryMillis,

@@ -2,9 +2,7 @@ package io.hikyaku.durability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,12 +37,6 @@ class HeapBudgetTest {
 
     @TempDir
     Path tmp;
-
-    private Path jar() {
-        Path jar = Path.of(System.getProperty("hikyaku.server.jar", "../server/target/hikyaku.jar"));
-        assumeTrue(Files.isRegularFile(jar), "server jar " + jar.toAbsolutePath() + " is not built (mvn package -pl server -am)");
-        return jar;
-    }
 
     private Path log(String name) {
         return Path.of(System.getProperty("hikyaku.durability.logs", tmp.resolve("logs").toString())).resolve(name);
@@ -126,7 +118,7 @@ class HeapBudgetTest {
 
     @Test
     void aBacklogFiveTimesTheBudgetIsCountedDrainedAndSurvivesARestart() throws Exception {
-        Path jar = jar();
+        Path jar = ServerProcess.builtJar();
         Path data = tmp.resolve("data");
         List<String> serve = List.of("--storage", "rocksdb", "--durability", "batch", "--data-dir", data.toString(),
                 "--max-indexed-messages", Integer.toString(BUDGET));
@@ -163,7 +155,7 @@ class HeapBudgetTest {
 
     @Test
     void withAStoreThatKeepsNothingOnDiskSendsPastTheBudgetGetRequestThrottled() throws Exception {
-        Path jar = jar();
+        Path jar = ServerProcess.builtJar();
         int budget = 5_000;
         List<String> serve = List.of("--storage", "memory", "--max-indexed-messages", Integer.toString(budget));
         try (ServerProcess server = ServerProcess.start(jar, TINY_HEAP, serve, log("heap-budget-memory.log"), 60);

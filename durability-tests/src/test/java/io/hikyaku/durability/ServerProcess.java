@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 /** The real Hikyaku server (shaded jar) as a child process on a free loopback port. */
 final class ServerProcess implements AutoCloseable {
 
@@ -22,6 +24,13 @@ final class ServerProcess implements AutoCloseable {
         this.process = process;
         this.port = port;
         this.log = log;
+    }
+
+    /** The shaded server jar ({@code -Dhikyaku.server.jar}); the test is skipped when it is not built. */
+    static Path builtJar() {
+        Path jar = Path.of(System.getProperty("hikyaku.server.jar", "../server/target/hikyaku.jar"));
+        assumeTrue(Files.isRegularFile(jar), "server jar " + jar.toAbsolutePath() + " is not built (mvn package -pl server -am)");
+        return jar;
     }
 
     /** Starts the server on {@code dataDir} and waits until /health answers; fails if it exits first. */

@@ -40,6 +40,16 @@ final class Workload {
         this.padding = padding;
     }
 
+    /** The tests' mix: two producers and two consumers on the standard queue, one of each on the FIFO queue. */
+    void standardAndFifo(Ledger std, String stdUrl, Ledger fifo, String fifoUrl) {
+        producer(std, stdUrl, "std-producer-1");
+        producer(std, stdUrl, "std-producer-2");
+        producer(fifo, fifoUrl, "fifo-producer");
+        consumer(std, stdUrl, "std-consumer-1");
+        consumer(std, stdUrl, "std-consumer-2");
+        consumer(fifo, fifoUrl, "fifo-consumer");
+    }
+
     void producer(Ledger ledger, String queueUrl, String name) {
         spawn(name, () -> {
             long n = counter.incrementAndGet();

@@ -1,6 +1,7 @@
 package io.hikyaku.engine;
 
 import io.hikyaku.engine.store.MemoryStore;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,5 +109,32 @@ class EngineFixture {
 
     QueueCounts counts(QueueRef q) {
         return engine.counts(q, now);
+    }
+
+    /** {@link #drain(QueueRef, Runnable)} with no check between rounds. */
+    List<String> drain(QueueRef q) {
+        return drain(q, () -> {});
+    }
+
+    /**
+     * Receives and deletes until nothing is visible or in flight, ticking as a server would, and runs
+     * {@code afterEachRound} (a test's invariant) after every round; the bodies in delivery order.
+     */
+    List<String> drain(QueueRef q, Runnable afterEachRound) {
+        List<String> out = new ArrayList<>();
+        for (int round = 0; round < 100_000; round++) {
+            engine.tick(now);
+            List<ReceivedMessage> got = receive(q, 10);
+            QueueCounts c = counts(q);
+            if (got.isEmpty() && c.visible() == 0 && c.notVisible() == 0) {
+                return out;
+            }
+            for (ReceivedMessage m : got) {
+                out.add(m.body());
+                delete(q, m);
+            }
+            afterEachRound.run();
+        }
+        throw new AssertionError("did not drain");
     }
 }

@@ -1,17 +1,16 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.store.ForwardingStore;
 import io.hikyaku.engine.store.Keyspace;
 import io.hikyaku.engine.store.Store;
-import io.hikyaku.engine.store.StoreBatch;
 import java.util.Arrays;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A store that, like RocksDbStore, passes {@link #scanHeads} and {@link #scanFrom} values cut to
  * the head length, and counts its point reads, its whole-value seeks of MESSAGES and the message
  * heads it cut (cuts to a length below a message head, key-only reads, are not counted).
  */
-final class HeadCuttingStore implements Store {
+final class HeadCuttingStore extends ForwardingStore {
     private final Store inner;
     int cut;
     int gets;
@@ -23,14 +22,14 @@ final class HeadCuttingStore implements Store {
     }
 
     @Override
-    public byte[] get(Keyspace space, byte[] key) {
-        gets++;
-        return inner.get(space, key);
+    protected Store delegate() {
+        return inner;
     }
 
     @Override
-    public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
-        inner.scan(space, prefix, visitor);
+    public byte[] get(Keyspace space, byte[] key) {
+        gets++;
+        return inner.get(space, key);
     }
 
     @Override
@@ -46,11 +45,6 @@ final class HeadCuttingStore implements Store {
         inner.scanFrom(space, prefix, from, 0, headBytes > 0 ? cutting(headBytes, visitor) : visitor);
     }
 
-    @Override
-    public byte[] lastKey(Keyspace space, byte[] prefix) {
-        return inner.lastKey(space, prefix);
-    }
-
     private EntryVisitor cutting(int headBytes, EntryVisitor visitor) {
         return (k, v) -> {
             if (v.length > headBytes) {
@@ -61,20 +55,5 @@ final class HeadCuttingStore implements Store {
             }
             return visitor.visit(k, v);
         };
-    }
-
-    @Override
-    public CompletableFuture<Void> write(StoreBatch batch) {
-        return inner.write(batch);
-    }
-
-    @Override
-    public boolean isEphemeral() {
-        return inner.isEphemeral();
-    }
-
-    @Override
-    public void close() {
-        inner.close();
     }
 }

@@ -3,7 +3,7 @@ package io.hikyaku.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.ForwardingStore;
 import io.hikyaku.engine.store.Store;
 import io.hikyaku.engine.store.StoreBatch;
 import java.util.ArrayList;
@@ -100,7 +100,7 @@ class PeekTest {
     }
 
     /** Counts write batches. */
-    private static final class CountingStore implements Store {
+    private static final class CountingStore extends ForwardingStore {
         private final Store inner;
         int writes;
 
@@ -109,29 +109,14 @@ class PeekTest {
         }
 
         @Override
-        public byte[] get(Keyspace space, byte[] key) {
-            return inner.get(space, key);
-        }
-
-        @Override
-        public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
-            inner.scan(space, prefix, visitor);
+        protected Store delegate() {
+            return inner;
         }
 
         @Override
         public CompletableFuture<Void> write(StoreBatch batch) {
             writes++;
             return inner.write(batch);
-        }
-
-        @Override
-        public boolean isEphemeral() {
-            return inner.isEphemeral();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 }

@@ -30,24 +30,6 @@ class ReadAheadTest {
         return sent;
     }
 
-    /** Receives and deletes until nothing is left, ticking as a server would; the bodies in delivery order. */
-    private List<String> drain(QueueRef q) {
-        List<String> out = new ArrayList<>();
-        for (int round = 0; round < 10_000; round++) {
-            f.engine.tick(f.now);
-            List<ReceivedMessage> got = f.receive(q, 10);
-            QueueCounts c = f.counts(q);
-            if (got.isEmpty() && c.visible() == 0 && c.notVisible() == 0) {
-                return out;
-            }
-            for (ReceivedMessage m : got) {
-                out.add(m.body());
-                f.delete(q, m);
-            }
-        }
-        throw new AssertionError("did not drain");
-    }
-
     @Test
     void aStoredBacklogIsReadOneSeekPerSpanWithoutPointReads() {
         start(Long.MAX_VALUE, Long.MAX_VALUE);
@@ -56,7 +38,7 @@ class ReadAheadTest {
         start(Long.MAX_VALUE, Long.MAX_VALUE); // a restart: nothing cached
         assertThat(used()).isZero();
 
-        assertThat(drain(q)).isEqualTo(sent);
+        assertThat(f.drain(q)).isEqualTo(sent);
         assertThat(store.gets).isZero();
         // one seek reads the message asked for and the SPAN after it
         assertThat(store.wholeMessageScans).isEqualTo((1000 + ReadAhead.SPAN) / (ReadAhead.SPAN + 1));
@@ -71,7 +53,7 @@ class ReadAheadTest {
         start(Long.MAX_VALUE, 100);
         assertThat(f.engine.spilledMessages()).isPositive();
 
-        assertThat(drain(q)).isEqualTo(sent);
+        assertThat(f.drain(q)).isEqualTo(sent);
         assertThat(store.gets).isZero();
         assertThat(used()).isZero();
     }

@@ -22,23 +22,9 @@ class SpilledTailTest {
         f.engine = new QueueEngine(disk, "us-east-1", QueueState.INFLIGHT_LIMIT, f.now, BUDGET);
     }
 
-    /** Receives and deletes until nothing is visible or in flight, ticking as a server would; the bodies in delivery order. */
+    /** Drains {@code q}, checking the budget holds after every round. */
     private List<String> drain(QueueRef q) {
-        List<String> out = new ArrayList<>();
-        for (int round = 0; round < 10_000; round++) {
-            f.engine.tick(f.now);
-            List<ReceivedMessage> got = f.receive(q, 10);
-            QueueCounts c = f.counts(q);
-            if (got.isEmpty() && c.visible() == 0 && c.notVisible() == 0) {
-                return out;
-            }
-            for (ReceivedMessage m : got) {
-                out.add(m.body());
-                f.delete(q, m);
-            }
-            assertThat(f.engine.indexedMessages()).isLessThanOrEqualTo(BUDGET);
-        }
-        throw new AssertionError("did not drain");
+        return f.drain(q, () -> assertThat(f.engine.indexedMessages()).isLessThanOrEqualTo(BUDGET));
     }
 
     @Test

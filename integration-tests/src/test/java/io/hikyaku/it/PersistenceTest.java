@@ -2,11 +2,11 @@ package io.hikyaku.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hikyaku.it.support.MutableClock;
 import io.hikyaku.server.DurabilityMode;
 import io.hikyaku.server.HikyakuServer;
 import io.hikyaku.server.ServerConfig;
 import io.hikyaku.server.StorageMode;
+import io.hikyaku.testsupport.MutableClock;
 import java.math.BigInteger;
 import java.net.URI;
 import java.nio.file.Path;

@@ -2,8 +2,9 @@ package io.hikyaku.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hikyaku.engine.store.MemoryStore;
+import io.hikyaku.engine.store.ForwardingStore;
 import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.MemoryStore;
 import io.hikyaku.engine.store.Store;
 import io.hikyaku.engine.store.StoreBatch;
 import io.hikyaku.engine.store.StoreException;
@@ -26,32 +27,17 @@ class HealthTest {
     final StoreHealth store = new StoreHealth(new FlakyStore());
 
     /** A memory store whose writes fail while {@link #diskFull} is set. */
-    final class FlakyStore implements Store {
+    final class FlakyStore extends ForwardingStore {
         final MemoryStore memory = new MemoryStore();
+
+        @Override
+        protected Store delegate() {
+            return memory;
+        }
 
         @Override
         public CompletableFuture<Void> write(StoreBatch batch) {
             return diskFull.get() ? CompletableFuture.failedFuture(new StoreException("No space left on device")) : memory.write(batch);
-        }
-
-        @Override
-        public byte[] get(Keyspace space, byte[] key) {
-            return memory.get(space, key);
-        }
-
-        @Override
-        public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
-            memory.scan(space, prefix, visitor);
-        }
-
-        @Override
-        public boolean isEphemeral() {
-            return true;
-        }
-
-        @Override
-        public void close() {
-            memory.close();
         }
     }
 

@@ -3,11 +3,9 @@ package io.hikyaku.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hikyaku.server.http.IdleConnections;
-import java.time.Clock;
+import io.hikyaku.testsupport.MutableClock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,36 +13,7 @@ import org.junit.jupiter.api.Test;
 /** Keep-alive connections idle for five minutes are closed; a parked request or a slow upload is not idle. */
 class IdleConnectionTest {
 
-    /** Only moves when the test says so. */
-    static final class SteppedClock extends Clock {
-        final AtomicLong millis = new AtomicLong(Instant.parse("2026-01-02T03:04:05Z").toEpochMilli());
-
-        void advance(long by) {
-            millis.addAndGet(by);
-        }
-
-        @Override
-        public long millis() {
-            return millis.get();
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis.get());
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
-        }
-    }
-
-    final SteppedClock clock = new SteppedClock();
+    final MutableClock clock = new MutableClock(Instant.parse("2026-01-02T03:04:05Z"));
     FakeService service;
     HikyakuServer server;
 
@@ -66,17 +35,17 @@ class IdleConnectionTest {
             http.send(RawHttp.jsonCall("Echo", "{}"));
             assertThat(http.read().status()).isEqualTo(200);
 
-            clock.advance(IdleConnections.IDLE_MILLIS - 1);
+            clock.advance(Duration.ofMillis(IdleConnections.IDLE_MILLIS - 1));
             server.sweepIdleConnections();
             assertThat(http.silentFor(300)).as("still open just under the limit").isTrue();
 
             http.send(RawHttp.jsonCall("Echo", "{}")); // activity restarts the idle time
             assertThat(http.read().status()).isEqualTo(200);
-            clock.advance(IdleConnections.IDLE_MILLIS - 1);
+            clock.advance(Duration.ofMillis(IdleConnections.IDLE_MILLIS - 1));
             server.sweepIdleConnections();
             assertThat(http.silentFor(300)).isTrue();
 
-            clock.advance(1);
+            clock.advance(Duration.ofMillis(1));
             server.sweepIdleConnections();
             assertThat(http.closedByServer()).isTrue();
         }
@@ -86,7 +55,7 @@ class IdleConnectionTest {
     void aConnectionThatNeverSentARequestIsClosedToo() throws Exception {
         try (RawHttp http = new RawHttp(server.port())) {
             assertThat(http.silentFor(200)).isTrue(); // connected and registered
-            clock.advance(IdleConnections.IDLE_MILLIS);
+            clock.advance(Duration.ofMillis(IdleConnections.IDLE_MILLIS));
             server.sweepIdleConnections();
             assertThat(http.closedByServer()).isTrue();
         }
@@ -99,7 +68,7 @@ class IdleConnectionTest {
             http.send(RawHttp.jsonCall("Wait", "{}"));
             assertThat(http.silentFor(200)).isTrue();
 
-            clock.advance(IdleConnections.IDLE_MILLIS * 2);
+            clock.advance(Duration.ofMillis(IdleConnections.IDLE_MILLIS * 2));
             server.sweepIdleConnections();
             assertThat(http.silentFor(300)).as("a request in flight is not idle").isTrue();
 
@@ -116,10 +85,10 @@ class IdleConnectionTest {
                     + "\r\n\r\n" + body.substring(0, 3));
             assertThat(http.silentFor(200)).isTrue();
 
-            clock.advance(IdleConnections.IDLE_MILLIS - 1);
+            clock.advance(Duration.ofMillis(IdleConnections.IDLE_MILLIS - 1));
             http.send(body.substring(3, 5));
             assertThat(http.silentFor(200)).isTrue();
-            clock.advance(IdleConnections.IDLE_MILLIS - 1);
+            clock.advance(Duration.ofMillis(IdleConnections.IDLE_MILLIS - 1));
             server.sweepIdleConnections();
             assertThat(http.silentFor(300)).as("the last chunk arrived under five minutes ago").isTrue();
 

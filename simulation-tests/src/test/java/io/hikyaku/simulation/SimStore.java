@@ -1,6 +1,6 @@
 package io.hikyaku.simulation;
 
-import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.ForwardingStore;
 import io.hikyaku.engine.store.Store;
 import io.hikyaku.engine.store.StoreBatch;
 import io.hikyaku.engine.store.StoreException;
@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
  * {@link #arm} says which of the command's writes fails ({@code skip} writes pass first) and how;
  * {@link #endCommand} disarms it and reports what happened to the command's writes.
  */
-final class SimStore implements Store {
+final class SimStore extends ForwardingStore {
 
     enum Fault { WRITE, FSYNC }
 
@@ -48,6 +48,11 @@ final class SimStore implements Store {
     }
 
     Store disk() {
+        return disk;
+    }
+
+    @Override
+    protected Store delegate() {
         return disk;
     }
 
@@ -107,37 +112,7 @@ final class SimStore implements Store {
     }
 
     @Override
-    public byte[] get(Keyspace space, byte[] key) {
-        return disk.get(space, key);
-    }
-
-    @Override
-    public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
-        disk.scan(space, prefix, visitor);
-    }
-
-    @Override
-    public void scanHeads(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
-        disk.scanHeads(space, prefix, headBytes, visitor);
-    }
-
-    @Override
-    public void scanFrom(Keyspace space, byte[] prefix, byte[] from, int headBytes, EntryVisitor visitor) {
-        disk.scanFrom(space, prefix, from, headBytes, visitor);
-    }
-
-    @Override
-    public byte[] lastKey(Keyspace space, byte[] prefix) {
-        return disk.lastKey(space, prefix);
-    }
-
-    @Override
     public boolean isEphemeral() {
         return false;
-    }
-
-    @Override
-    public void close() {
-        disk.close();
     }
 }

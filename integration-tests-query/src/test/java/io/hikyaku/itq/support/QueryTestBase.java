@@ -12,6 +12,7 @@ import com.amazonaws.services.sqs.AmazonSQSClientBuilder;
 import io.hikyaku.server.HikyakuServer;
 import io.hikyaku.server.ServerConfig;
 import io.hikyaku.server.StorageMode;
+import io.hikyaku.testsupport.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -33,7 +34,7 @@ public abstract class QueryTestBase {
     /** Time the server's timer loop needs to notice a clock advance. */
     private static final long TIMER_SETTLE_MILLIS = 150;
 
-    protected TestClock clock;
+    protected MutableClock clock;
     protected HikyakuServer server;
     protected String endpoint;
     protected AmazonSQS sqs;
@@ -42,7 +43,7 @@ public abstract class QueryTestBase {
 
     @BeforeAll
     void startServer() {
-        clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        clock = new MutableClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
         server = HikyakuServer.start(ServerConfig.defaults().withPort(0).withStorage(StorageMode.MEMORY).withClock(clock));
         endpoint = server.endpoint();
         sqs = client("test");

@@ -9,6 +9,7 @@ import com.amazonaws.services.sqs.AmazonSQSClientBuilder;
 import io.hikyaku.server.HikyakuServer;
 import io.hikyaku.server.ServerConfig;
 import io.hikyaku.server.StorageMode;
+import io.hikyaku.testsupport.MutableClock;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;

@@ -10,6 +10,7 @@ import io.hikyaku.push.PushConfig;
 import io.hikyaku.server.HikyakuServer;
 import io.hikyaku.server.ServerConfig;
 import io.hikyaku.server.StorageMode;
+import io.hikyaku.testsupport.MutableClock;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,19 +1,18 @@
 package io.hikyaku.server.storage;
 
-import io.hikyaku.engine.store.Keyspace;
+import io.hikyaku.engine.store.ForwardingStore;
 import io.hikyaku.engine.store.Store;
 import io.hikyaku.engine.store.StoreBatch;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * Passes every call through to the real store (its own versions of Store's defaults included) and
- * remembers whether the latest write failed (disk full, I/O error), so {@code /health} can say
- * "degraded" while writes fail. After a failure the service refuses requests (503) until the
+ * Passes every call through to the real store and remembers whether the latest write failed (disk
+ * full, I/O error), so {@code /health} can say "degraded" while writes fail. After a failure the service refuses requests (503) until the
  * store's {@link #resume()} succeeds (it retries by itself: the store recovers once space returns);
  * the state clears then, or with the next write that succeeds.
  */
-public final class StoreHealth implements Store {
+public final class StoreHealth extends ForwardingStore {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(StoreHealth.class);
     private final java.util.concurrent.atomic.AtomicLong failures = new java.util.concurrent.atomic.AtomicLong();
@@ -36,30 +35,8 @@ public final class StoreHealth implements Store {
     }
 
     @Override
-    public byte[] get(Keyspace space, byte[] key) {
-        return store.get(space, key);
-    }
-
-    @Override
-    public void scan(Keyspace space, byte[] prefix, EntryVisitor visitor) {
-        store.scan(space, prefix, visitor);
-    }
-
-    /** Forwarded, not left to the default: the store's own reads only the heads (start-up memory). */
-    @Override
-    public void scanHeads(Keyspace space, byte[] prefix, int headBytes, EntryVisitor visitor) {
-        store.scanHeads(space, prefix, headBytes, visitor);
-    }
-
-    @Override
-    public void scanFrom(Keyspace space, byte[] prefix, byte[] from, int headBytes, EntryVisitor visitor) {
-        store.scanFrom(space, prefix, from, headBytes, visitor);
-    }
-
-    /** Forwarded, not left to the default (a walk of the whole prefix): start-up seeks each queue's last key. */
-    @Override
-    public byte[] lastKey(Keyspace space, byte[] prefix) {
-        return store.lastKey(space, prefix);
+    protected Store delegate() {
+        return store;
     }
 
     @Override
@@ -86,16 +63,6 @@ public final class StoreHealth implements Store {
             problem = null;
         }
         return resumed;
-    }
-
-    @Override
-    public boolean isEphemeral() {
-        return store.isEphemeral();
-    }
-
-    @Override
-    public void close() {
-        store.close();
     }
 
     private static String describe(Throwable failure) {

@@ -30,8 +30,9 @@ class StoreHealthTest {
             if (m.getDeclaringClass() != Store.class && m.getDeclaringClass() != AutoCloseable.class) {
                 continue;
             }
+            // its own version or ForwardingStore's, never the interface's default
             Method own = StoreHealth.class.getMethod(m.getName(), m.getParameterTypes());
-            assertThat(own.getDeclaringClass()).as(m.toString()).isEqualTo(StoreHealth.class);
+            assertThat(own.getDeclaringClass().isInterface()).as(m.toString()).isFalse();
         }
     }
 

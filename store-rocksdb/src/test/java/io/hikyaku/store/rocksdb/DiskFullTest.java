@@ -3,6 +3,7 @@ package io.hikyaku.store.rocksdb;
 import io.hikyaku.engine.store.Keyspace;
 import io.hikyaku.engine.store.StoreBatch;
 import io.hikyaku.engine.store.StoreException;
+import io.hikyaku.store.rocksdb.FillUntilFailure.Filled;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,11 +12,12 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import static io.hikyaku.store.rocksdb.FillUntilFailure.assertAcknowledged;
+import static io.hikyaku.store.rocksdb.FillUntilFailure.assertRefusesWrites;
+import static io.hikyaku.store.rocksdb.FillUntilFailure.fill;
+import static io.hikyaku.store.rocksdb.FillUntilFailure.resumes;
 import static io.hikyaku.store.rocksdb.StoreContractTest.b;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -26,6 +28,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * own space limit.
  */
 class DiskFullTest {
+
+    private static final RocksDbStoreOptions OPTIONS = RocksDbStoreOptions.defaults().withWriteBuffers(256 * 1024, 1 << 20);
 
     @TempDir
     Path tmp;
@@ -45,6 +49,15 @@ class DiskFullTest {
         return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
     }
 
+    /** Mounts the 16 MiB tmpfs (the test is skipped where that cannot be done); its mount point. */
+    private Path mountSmallDisk() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root to mount a tmpfs");
+        Path mnt = Files.createDirectory(tmp.resolve("mnt"));
+        assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mnt.toString()), "mount -t tmpfs unavailable");
+        mountPoint = mnt;
+        return mnt;
+    }
+
     private static byte[] value(int i) {
         byte[] v = new byte[8 * 1024];
         for (int j = 0; j < v.length; j++) {
@@ -55,54 +68,25 @@ class DiskFullTest {
 
     @Test
     void writesFailCleanlyWhenTheDiskIsFullAndResumeWhenSpaceReturns() throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name")), "needs root to mount a tmpfs");
-        Path mnt = Files.createDirectory(tmp.resolve("mnt"));
-        assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mnt.toString()), "mount -t tmpfs unavailable");
-        mountPoint = mnt;
-
-        RocksDbStoreOptions options = RocksDbStoreOptions.defaults().withWriteBuffers(256 * 1024, 1 << 20);
+        Path mnt = mountSmallDisk();
         Path dir = mnt.resolve("data");
         Path filler = mnt.resolve("filler");
-        List<Integer> acknowledged = new ArrayList<>();
-        try (RocksDbStore store = RocksDbStore.open(dir, options)) {
+        Filled filled;
+        try (RocksDbStore store = RocksDbStore.open(dir, OPTIONS)) {
             fillLeaving(filler, mnt, 1 << 20);
-            Throwable failure = null;
-            for (int i = 0; i < 5_000 && failure == null; i++) {
-                try {
-                    store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m" + i), value(i))).get(10, TimeUnit.SECONDS);
-                    acknowledged.add(i);
-                } catch (ExecutionException e) {
-                    failure = e.getCause();
-                }
-            }
-            assertThat(failure).as("the disk never filled up").isInstanceOf(StoreException.class)
+            filled = fill(store, 5_000, DiskFullTest::value);
+            assertThat(filled.failure()).as("the disk never filled up").isInstanceOf(StoreException.class)
                     .hasMessageContaining("No space left on device");
-            assertThat(acknowledged).isNotEmpty();
-            for (int i : acknowledged) {
-                assertThat(store.get(Keyspace.MESSAGES, b("m" + i))).isEqualTo(value(i));
-            }
+            assertThat(filled.acknowledged()).isNotEmpty();
+            assertAcknowledged(store, filled.acknowledged());
 
             Files.delete(filler);
-            // Fail-stop: after a failure nothing is applied until resume() says the store is whole again.
-            Throwable refused = store.write(new StoreBatch().put(Keyspace.META, b("refused"), b("x")))
-                    .handle((v, e) -> e).get(10, TimeUnit.SECONDS);
-            assertThat(refused).isInstanceOf(StoreException.class).hasMessageContaining("not written");
-            assertThat(store.get(Keyspace.META, b("refused"))).isNull();
-            boolean resumed = false;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (!resumed && System.nanoTime() < deadline) {
-                resumed = store.resume();
-                if (!resumed) {
-                    Thread.sleep(100);
-                }
-            }
-            assertThat(resumed).as("the store resumes once space is back").isTrue();
+            assertRefusesWrites(store);
+            assertThat(resumes(store)).as("the store resumes once space is back").isTrue();
             store.write(new StoreBatch().put(Keyspace.META, b("after"), b("space"))).get(10, TimeUnit.SECONDS);
         }
-        try (RocksDbStore store = RocksDbStore.open(dir, options)) {
-            for (int i : acknowledged) {
-                assertThat(store.get(Keyspace.MESSAGES, b("m" + i))).as("m" + i).isEqualTo(value(i));
-            }
+        try (RocksDbStore store = RocksDbStore.open(dir, OPTIONS)) {
+            assertAcknowledged(store, filled.acknowledged());
             assertThat(store.get(Keyspace.META, b("after"))).isEqualTo(b("space"));
         }
     }
@@ -115,45 +99,20 @@ class DiskFullTest {
      */
     @Test
     void aReopenThatFailedWhileFullIsTriedAgainOnceSpaceReturns() throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name")), "needs root to mount a tmpfs");
-        Path mnt = Files.createDirectory(tmp.resolve("mnt"));
-        assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mnt.toString()), "mount -t tmpfs unavailable");
-        mountPoint = mnt;
-
-        RocksDbStoreOptions options = RocksDbStoreOptions.defaults().withWriteBuffers(256 * 1024, 1 << 20);
-        Path dir = mnt.resolve("data");
+        Path mnt = mountSmallDisk();
         Path filler = mnt.resolve("filler");
-        List<Integer> acknowledged = new ArrayList<>();
-        try (RocksDbStore store = RocksDbStore.open(dir, options)) {
+        try (RocksDbStore store = RocksDbStore.open(mnt.resolve("data"), OPTIONS)) {
             fillLeaving(filler, mnt, 1 << 20);
-            Throwable failure = null;
-            for (int i = 0; i < 5_000 && failure == null; i++) {
-                try {
-                    store.write(new StoreBatch().put(Keyspace.MESSAGES, b("m" + i), value(i))).get(10, TimeUnit.SECONDS);
-                    acknowledged.add(i);
-                } catch (ExecutionException e) {
-                    failure = e.getCause();
-                }
-            }
-            assertThat(failure).as("the disk never filled up").isInstanceOf(StoreException.class);
+            Filled filled = fill(store, 5_000, DiskFullTest::value);
+            assertThat(filled.failure()).as("the disk never filled up").isInstanceOf(StoreException.class);
             store.reopenOnNextResume();
             store.failNextReopen(); // what a full disk does to the reopen (seen: "Unable to persist Options file")
             assertThat(store.resume()).as("the reopen failed").isFalse();
 
             Files.delete(filler);
-            boolean resumed = false;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (!resumed && System.nanoTime() < deadline) {
-                resumed = store.resume();
-                if (!resumed) {
-                    Thread.sleep(100);
-                }
-            }
-            assertThat(resumed).as("the reopen is tried again once space is back").isTrue();
+            assertThat(resumes(store)).as("the reopen is tried again once space is back").isTrue();
             store.write(new StoreBatch().put(Keyspace.META, b("after"), b("space"))).get(10, TimeUnit.SECONDS);
-            for (int i : acknowledged) {
-                assertThat(store.get(Keyspace.MESSAGES, b("m" + i))).as("m" + i).isEqualTo(value(i));
-            }
+            assertAcknowledged(store, filled.acknowledged());
         }
     }
 

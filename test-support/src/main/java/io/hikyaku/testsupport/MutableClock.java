@@ -1,4 +1,4 @@
-package io.hikyaku.pushtests.support;
+package io.hikyaku.testsupport;
 
 import java.time.Clock;
 import java.time.Duration;
