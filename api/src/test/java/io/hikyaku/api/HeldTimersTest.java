@@ -7,6 +7,7 @@ import io.hikyaku.engine.IndexUsage;
 import io.hikyaku.engine.store.MemoryStore;
 import io.hikyaku.protocol.ApiRequest;
 import io.hikyaku.protocol.WireProtocol;
+import io.hikyaku.testsupport.MutableClock;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class HeldTimersTest {
     private static final int WINDOW = 2048;
     private static final int STORED = 8000;
 
-    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+    private final MutableClock clock = new MutableClock(java.time.Instant.ofEpochMilli(1_700_000_000_000L));
     private final MemoryStore disk = new MemoryStore();
     private DefaultSqsService service;
 
