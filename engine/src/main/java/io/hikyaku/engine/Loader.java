@@ -25,7 +25,7 @@ final class Loader {
      */
     static final int LOAD_HEAD = Tails.PAGE_CHUNK;
     /** Tail keys counted by the load itself: a short tail is exact at once; the ticks count the rest. */
-    static final int LOAD_COUNT = 4 * Tails.PAGE_CHUNK;
+    static final int LOAD_COUNT = Tails.PAGE_CHUNK;
 
     private final QueueEngine engine;
     private final Store store;
