@@ -35,6 +35,18 @@ class IndexWindowTest {
         return f.drain(q, () -> assertThat(f.engine.queues.require(q).visible).isLessThanOrEqualTo(WINDOW));
     }
 
+    /** Sends m0..m(n-1) in batches of ten ({@code n} a multiple of ten). */
+    private void sendInBatches(QueueRef q, int n) {
+        List<SendMessage> batch = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            batch.add(new SendMessage("m" + i, null, null, null, null, null, "s", f.nextId()));
+            if (batch.size() == 10) {
+                f.engine.sendMessageBatch(q, batch, f.now);
+                batch.clear();
+            }
+        }
+    }
+
     private long total(QueueRef q) {
         QueueCounts c = f.counts(q);
         return c.visible() + c.notVisible() + c.delayed();
@@ -152,14 +164,7 @@ class IndexWindowTest {
     void aStartUpReadsTheHeadOnlyAndCountsTheBacklogInChunksThroughTheTick() {
         int stored = 3 * Tails.COUNT_PER_TICK + 1000 - (3 * Tails.COUNT_PER_TICK + 1000) % 10; // whole batches
         QueueRef q = f.create("q");
-        List<SendMessage> batch = new ArrayList<>();
-        for (int i = 0; i < stored; i++) {
-            batch.add(new SendMessage("m" + i, null, null, null, null, null, "s", f.nextId()));
-            if (batch.size() == 10) {
-                f.engine.sendMessageBatch(q, batch, f.now);
-                batch.clear();
-            }
-        }
+        sendInBatches(q, stored);
         disk.messageKeysVisited = 0;
         f.engine = engine();
 
@@ -188,14 +193,7 @@ class IndexWindowTest {
         int stored = 2 * window - (2 * window) % 10; // whole batches
         f.engine = new QueueEngine(disk, "us-east-1", QueueState.INFLIGHT_LIMIT, f.now, BUDGET, window);
         QueueRef q = f.create("q");
-        List<SendMessage> batch = new ArrayList<>();
-        for (int i = 0; i < stored; i++) {
-            batch.add(new SendMessage("m" + i, null, null, null, null, null, "s", f.nextId()));
-            if (batch.size() == 10) {
-                f.engine.sendMessageBatch(q, batch, f.now);
-                batch.clear();
-            }
-        }
+        sendInBatches(q, stored);
         f.engine = new QueueEngine(disk, "us-east-1", QueueState.INFLIGHT_LIMIT, f.now, BUDGET, window);
 
         assertThat(f.engine.indexedMessages()).isEqualTo(Loader.LOAD_HEAD); // one page, not the window

@@ -35,11 +35,11 @@ class JournalReplayTest {
         String std;
         String fifo;
         try (HikyakuServer server = HikyakuServer.start(config); JsonSqs sqs = new JsonSqs(server.port())) {
-            String dlq = create(sqs, "dead", JsonSqs.input());
+            String dlq = sqs.create("dead", JsonSqs.input());
             String dlqArn = sqs.attributes(dlq).path("QueueArn").asText();
-            std = create(sqs, "plain", JsonSqs.input().put("VisibilityTimeout", "0")
+            std = sqs.create("plain", JsonSqs.input().put("VisibilityTimeout", "0")
                     .put("RedrivePolicy", "{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":\"2\"}"));
-            fifo = create(sqs, "ordered.fifo", JsonSqs.input().put("FifoQueue", "true")
+            fifo = sqs.create("ordered.fifo", JsonSqs.input().put("FifoQueue", "true")
                     .put("ContentBasedDeduplication", "true"));
             ObjectNode tags = JsonSqs.input().put("QueueUrl", std);
             tags.putObject("Tags").put("team", "\u65e5\u672c");
@@ -99,7 +99,7 @@ class JournalReplayTest {
                 .withDurability(DurabilityMode.NONE).withJournal(journal).withIndexWindow(1024);
         String backlog;
         try (HikyakuServer server = HikyakuServer.start(config); JsonSqs sqs = new JsonSqs(server.port())) {
-            backlog = create(sqs, "backlog", JsonSqs.input());
+            backlog = sqs.create("backlog", JsonSqs.input());
             sendBatches(sqs, backlog, 0, 150); // 1,500 messages: past the window, the rest on disk
             for (JsonNode m : sqs.receive(backlog, 10)) {
                 sqs.call("DeleteMessage", JsonSqs.input().put("QueueUrl", backlog)
@@ -182,8 +182,8 @@ class JournalReplayTest {
         Path journal = dir.resolve("memory.journal");
         ServerConfig config = ServerConfig.defaults().withPort(0).withStorage(StorageMode.MEMORY).withJournal(journal);
         try (HikyakuServer server = HikyakuServer.start(config); JsonSqs sqs = new JsonSqs(server.port())) {
-            String std = create(sqs, "plain", JsonSqs.input());
-            String fifo = create(sqs, "ordered.fifo", JsonSqs.input().put("FifoQueue", "true")
+            String std = sqs.create("plain", JsonSqs.input());
+            String fifo = sqs.create("ordered.fifo", JsonSqs.input().put("FifoQueue", "true")
                     .put("ContentBasedDeduplication", "true"));
             traffic(sqs, std, fifo, 0);
         }
@@ -214,11 +214,6 @@ class JournalReplayTest {
         }
     }
 
-    private static String create(JsonSqs sqs, String name, ObjectNode attributes) throws Exception {
-        ObjectNode in = JsonSqs.input().put("QueueName", name);
-        in.set("Attributes", attributes);
-        return sqs.call("CreateQueue", in).path("QueueUrl").asText();
-    }
 
     private record Replay(int exit, String out) {
         String digest() {

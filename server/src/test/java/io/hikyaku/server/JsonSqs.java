@@ -43,6 +43,13 @@ final class JsonSqs implements AutoCloseable {
         return http.read();
     }
 
+    /** CreateQueue with {@code attributes}; the queue URL. */
+    String create(String name, ObjectNode attributes) throws IOException {
+        ObjectNode in = input().put("QueueName", name);
+        in.set("Attributes", attributes);
+        return call("CreateQueue", in).path("QueueUrl").asText();
+    }
+
     String queueUrl(String name) throws IOException {
         return call("GetQueueUrl", input().put("QueueName", name)).path("QueueUrl").asText();
     }

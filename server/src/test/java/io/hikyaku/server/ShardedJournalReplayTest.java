@@ -3,7 +3,6 @@ package io.hikyaku.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.engine.EngineShard;
 import io.hikyaku.server.cli.HikyakuCommand;
 import java.io.PrintWriter;
@@ -42,13 +41,13 @@ class ShardedJournalReplayTest {
         String bGone;
         try (HikyakuServer server = HikyakuServer.start(config); JsonSqs sa = new JsonSqs(server.port(), A);
              JsonSqs sb = new JsonSqs(server.port(), B)) {
-            a = create(sa, "plain", JsonSqs.input());
-            b = create(sb, "plain", JsonSqs.input().put("VisibilityTimeout", "0"));
-            aFifo = create(sa, "ordered.fifo", JsonSqs.input().put("FifoQueue", "true")
+            a = sa.create("plain", JsonSqs.input());
+            b = sb.create("plain", JsonSqs.input().put("VisibilityTimeout", "0"));
+            aFifo = sa.create("ordered.fifo", JsonSqs.input().put("FifoQueue", "true")
                     .put("ContentBasedDeduplication", "true"));
-            bGone = create(sb, "gone", JsonSqs.input());
+            bGone = sb.create("gone", JsonSqs.input());
             for (int i = 0; i < 3; i++) {
-                create(sb, "more-" + i, JsonSqs.input()); // B's shard takes ids well above A's
+                sb.create("more-" + i, JsonSqs.input()); // B's shard takes ids well above A's
             }
             for (int round = 0; round < 3; round++) {
                 traffic(sa, a, 10 * round);
@@ -67,7 +66,7 @@ class ShardedJournalReplayTest {
         try (HikyakuServer server = HikyakuServer.start(config); JsonSqs sa = new JsonSqs(server.port(), A);
              JsonSqs sb = new JsonSqs(server.port(), B)) {
             // a restart: each file gets a load; A's shard allocates above the ids B's shard took
-            create(sa, "after-restart", JsonSqs.input());
+            sa.create("after-restart", JsonSqs.input());
             traffic(sa, a, 100);
             traffic(sb, b, 100);
             sb.call("DeleteQueue", JsonSqs.input().put("QueueUrl", bGone));
@@ -129,11 +128,6 @@ class ShardedJournalReplayTest {
         sqs.attributes(queue);
     }
 
-    private static String create(JsonSqs sqs, String name, ObjectNode attributes) throws Exception {
-        ObjectNode in = JsonSqs.input().put("QueueName", name);
-        in.set("Attributes", attributes);
-        return sqs.call("CreateQueue", in).path("QueueUrl").asText();
-    }
 
     private record Replay(int exit, String out) {
     }
