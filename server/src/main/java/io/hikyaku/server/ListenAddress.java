@@ -3,14 +3,14 @@ package io.hikyaku.server;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.UnknownHostException;
 
 /**
  * The address the server will listen on, checked before anything else is created: a host that does
  * not resolve is named as such, and a port that is taken is found before a new data directory is made
- * (a probe binds and releases it; the real bind comes once the store is open and the configured queues
- * exist, so the port only answers when the server is ready).
+ * (a probe binds and releases it without listening; the real bind comes once the store is open and the
+ * configured queues exist, so the port only answers when the server is ready).
  */
 final class ListenAddress {
 
@@ -32,9 +32,12 @@ final class ListenAddress {
         if (address.getPort() == 0) {
             return;
         }
-        try (ServerSocket probe = new ServerSocket()) {
+        // A plain socket, never a listening one: a client knocking during the probe must be refused,
+        // not accepted and then reset when the probe closes. Binding still fails on a port another
+        // process listens on, even with SO_REUSEADDR.
+        try (Socket probe = new Socket()) {
             probe.setReuseAddress(true); // as the real listener: a port in TIME_WAIT is free
-            probe.bind(address, 1);
+            probe.bind(address);
         } catch (IOException e) {
             throw new IllegalStateException("cannot listen on " + host + ":" + address.getPort() + ": " + e.getMessage(), e);
         }
