@@ -56,6 +56,19 @@ public record EngineShard(int index, int count) {
         return of(accountId, count) == index;
     }
 
+    /**
+     * The smallest twelve-digit account id (from 100000000000) this shard owns: for tests, simulations
+     * and benchmarks that need an account on each shard. Found in a few steps: the hash spreads.
+     */
+    public String firstAccount() {
+        for (long n = 100_000_000_000L; ; n++) {
+            String id = Long.toString(n);
+            if (owns(id)) {
+                return id;
+            }
+        }
+    }
+
     /** The next queue id after {@code last}: the next one of this shard's residue. */
     long nextQueueId(long last) {
         if (count == 1) {

@@ -14,19 +14,25 @@ class EngineShardTest {
     private static final long T0 = 1_700_000_000_000L;
     private static final EngineShard S0 = new EngineShard(0, 2);
     private static final EngineShard S1 = new EngineShard(1, 2);
-    /** Accounts found at run time so that each shard of two owns one. */
-    private static final String A0 = accountOn(0);
-    private static final String A1 = accountOn(1);
+    /** An account on each shard of two. */
+    private static final String A0 = S0.firstAccount();
+    private static final String A1 = S1.firstAccount();
 
     private long now = T0;
     private int ids;
 
-    private static String accountOn(int shard) {
-        for (long n = 100000000000L; ; n++) {
-            if (EngineShard.of(Long.toString(n), 2) == shard) {
-                return Long.toString(n);
+    @Test
+    void eachShardNamesTheFirstTwelveDigitAccountItOwns() {
+        for (int i = 0; i < 7; i++) {
+            EngineShard shard = new EngineShard(i, 7);
+            String account = shard.firstAccount();
+            assertThat(account).hasSize(12).startsWith("1000000");
+            assertThat(shard.owns(account)).isTrue();
+            for (long n = 100_000_000_000L; n < Long.parseLong(account); n++) {
+                assertThat(shard.owns(Long.toString(n))).as("a smaller account %d", n).isFalse();
             }
         }
+        assertThat(EngineShard.ONLY.firstAccount()).isEqualTo("100000000000");
     }
 
     @Test

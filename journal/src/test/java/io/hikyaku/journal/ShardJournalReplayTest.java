@@ -30,22 +30,14 @@ class ShardJournalReplayTest {
     private static final long T0 = 1_700_000_000_000L;
     private static final EngineShard S0 = new EngineShard(0, 2);
     private static final EngineShard S1 = new EngineShard(1, 2);
-    private static final String A0 = accountOn(0);
-    private static final String A1 = accountOn(1);
+    private static final String A0 = S0.firstAccount();
+    private static final String A1 = S1.firstAccount();
 
     @TempDir
     Path dir;
 
     private long now = T0;
     private int ids;
-
-    private static String accountOn(int shard) {
-        for (long n = 100000000000L; ; n++) {
-            if (EngineShard.of(Long.toString(n), 2) == shard) {
-                return Long.toString(n);
-            }
-        }
-    }
 
     /** One shard as the server runs it: its engine, told to its journal command by command. */
     private final class Running {

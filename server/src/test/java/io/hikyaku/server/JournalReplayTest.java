@@ -4,14 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.hikyaku.server.cli.HikyakuCommand;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,8 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
  * each stop (across a restart on the same data directory, which the journal records as a load).
  */
 class JournalReplayTest {
-
-    private static final Pattern DIGEST = Pattern.compile("digest ([0-9a-f]{64})");
 
     @TempDir
     Path dir;
@@ -66,29 +58,29 @@ class JournalReplayTest {
         }
         assertThat(Files.size(journal)).isGreaterThan(sizeAfterFirstRun);
 
-        Replay replay = replay("--journal", journal.toString());
-        assertThat(replay.exit).as(replay.out).isZero();
-        assertThat(replay.out).contains("(2 loads)").contains("matches the digest the server recorded at stop");
+        ReplayRun replay = ReplayRun.of("--journal", journal.toString());
+        assertThat(replay.exit()).as(replay.out()).isZero();
+        assertThat(replay.out()).contains("(2 loads)").contains("matches the digest the server recorded at stop");
         String digest = replay.digest();
 
         Path fresh = dir.resolve("replayed");
-        Replay again = replay("--journal", journal.toString(), "--data-dir", fresh.toString(), "--expect-digest", digest);
-        assertThat(again.exit).as(again.out).isZero();
-        assertThat(again.out).contains("matches --expect-digest");
+        ReplayRun again = ReplayRun.of("--journal", journal.toString(), "--data-dir", fresh.toString(), "--expect-digest", digest);
+        assertThat(again.exit()).as(again.out()).isZero();
+        assertThat(again.out()).contains("matches --expect-digest");
         assertThat(fresh.resolve("CURRENT")).exists(); // the replayed store stays where it was asked to be
 
-        Replay wrong = replay("--journal", journal.toString(), "--expect-digest", "00" + digest.substring(2));
-        assertThat(wrong.exit).isEqualTo(1);
-        assertThat(wrong.out).contains("DIFFERS from --expect-digest");
+        ReplayRun wrong = ReplayRun.of("--journal", journal.toString(), "--expect-digest", "00" + digest.substring(2));
+        assertThat(wrong.exit()).isEqualTo(1);
+        assertThat(wrong.out()).contains("DIFFERS from --expect-digest");
 
         Path old = asLoadVersion1(journal, dir.resolve("v1.journal"));
-        Replay v1 = replay("--journal", old.toString());
-        assertThat(v1.exit).as("load frames without a window replay with the default one, which the server had")
+        ReplayRun v1 = ReplayRun.of("--journal", old.toString());
+        assertThat(v1.exit()).as("load frames without a window replay with the default one, which the server had")
                 .isZero();
         assertThat(v1.digest()).isEqualTo(digest);
 
-        Replay v2 = replay("--journal", asLoadVersion2(journal, dir.resolve("v2.journal")).toString());
-        assertThat(v2.exit).as("load frames without a shard replay as the only shard").isZero();
+        ReplayRun v2 = ReplayRun.of("--journal", asLoadVersion2(journal, dir.resolve("v2.journal")).toString());
+        assertThat(v2.exit()).as("load frames without a shard replay as the only shard").isZero();
         assertThat(v2.digest()).isEqualTo(digest);
     }
 
@@ -110,14 +102,14 @@ class JournalReplayTest {
             sendBatches(sqs, backlog, 150, 20); // a restart: a load frame with the window again
             sqs.receive(backlog, 10);
         }
-        Replay replay = replay("--journal", journal.toString());
-        assertThat(replay.exit).as(replay.out).isZero();
-        assertThat(replay.out).contains("(2 loads)").contains("matches the digest the server recorded at stop");
+        ReplayRun replay = ReplayRun.of("--journal", journal.toString());
+        assertThat(replay.exit()).as(replay.out()).isZero();
+        assertThat(replay.out()).contains("(2 loads)").contains("matches the digest the server recorded at stop");
 
         // The same journal as an older server wrote it (no window in its load frames): replayed with
         // the default window, the indexes differ from the server's, and the replay says so.
-        Replay withoutWindow = replay("--journal", asLoadVersion1(journal, dir.resolve("v1.journal")).toString());
-        assertThat(withoutWindow.exit).as(withoutWindow.out).isEqualTo(1);
+        ReplayRun withoutWindow = ReplayRun.of("--journal", asLoadVersion1(journal, dir.resolve("v1.journal")).toString());
+        assertThat(withoutWindow.exit()).as(withoutWindow.out()).isEqualTo(1);
         assertThat(withoutWindow.digest()).isNotEqualTo(replay.digest());
     }
 
@@ -187,9 +179,9 @@ class JournalReplayTest {
                     .put("ContentBasedDeduplication", "true"));
             traffic(sqs, std, fifo, 0);
         }
-        Replay replay = replay("--journal", journal.toString());
-        assertThat(replay.exit).as(replay.out).isZero();
-        assertThat(replay.out).contains("(1 loads)").contains("matches the digest the server recorded at stop");
+        ReplayRun replay = ReplayRun.of("--journal", journal.toString());
+        assertThat(replay.exit()).as(replay.out()).isZero();
+        assertThat(replay.out()).contains("(1 loads)").contains("matches the digest the server recorded at stop");
     }
 
     /** Sends, receives, deletes and reads on both queues; the FIFO sends repeat bodies (deduplicated). */
@@ -212,24 +204,5 @@ class JournalReplayTest {
             }
             sqs.attributes(std);
         }
-    }
-
-
-    private record Replay(int exit, String out) {
-        String digest() {
-            Matcher m = DIGEST.matcher(out);
-            assertThat(m.find()).as(out).isTrue();
-            return m.group(1);
-        }
-    }
-
-    private static Replay replay(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        String[] all = new String[args.length + 1];
-        all[0] = "replay";
-        System.arraycopy(args, 0, all, 1, args.length);
-        int exit = HikyakuCommand.commandLine(Map.of(), new PrintWriter(out), new PrintWriter(err)).execute(all);
-        return new Replay(exit, out + err.toString());
     }
 }

@@ -4,13 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hikyaku.engine.EngineShard;
-import io.hikyaku.server.cli.HikyakuCommand;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -73,47 +69,47 @@ class ShardedJournalReplayTest {
             sa.call("PurgeQueue", JsonSqs.input().put("QueueUrl", aFifo));
         }
 
-        Replay replay = replay("--journal", journal.toString());
-        assertThat(replay.exit).as(replay.out).isZero();
-        assertThat(replay.out).contains("shard 0 of 2: replayed").contains("shard 1 of 2: replayed")
+        ReplayRun replay = ReplayRun.of("--journal", journal.toString());
+        assertThat(replay.exit()).as(replay.out()).isZero();
+        assertThat(replay.out()).contains("shard 0 of 2: replayed").contains("shard 1 of 2: replayed")
                 .contains("every shard matches the digest it recorded at stop");
-        assertThat(replay.out.lines().filter(l -> l.contains("(2 loads)") && l.contains("matches the digest recorded"))
-                .count()).as(replay.out).isEqualTo(2);
+        assertThat(replay.out().lines().filter(l -> l.contains("(2 loads)") && l.contains("matches the digest recorded"))
+                .count()).as(replay.out()).isEqualTo(2);
 
         Path kept = dir.resolve("replayed");
-        Replay intoDir = replay("--journal", journal.toString(), "--data-dir", kept.toString());
-        assertThat(intoDir.exit).as(intoDir.out).isZero();
+        ReplayRun intoDir = ReplayRun.of("--journal", journal.toString(), "--data-dir", kept.toString());
+        assertThat(intoDir.exit()).as(intoDir.out()).isZero();
         assertThat(kept.resolve("shard-0-of-2").resolve("CURRENT")).exists();
         assertThat(kept.resolve("shard-1-of-2").resolve("CURRENT")).exists();
 
-        Replay expect = replay("--journal", journal.toString(), "--expect-digest", "00");
-        assertThat(expect.exit).as(expect.out).isEqualTo(2);
-        assertThat(expect.out).contains("--expect-digest compares one engine's digest");
+        ReplayRun expect = ReplayRun.of("--journal", journal.toString(), "--expect-digest", "00");
+        assertThat(expect.exit()).as(expect.out()).isEqualTo(2);
+        assertThat(expect.out()).contains("--expect-digest compares one engine's digest");
 
         // one shard's file cut short (a crash while it was written): its last state was not recorded
         Path cut = Files.createDirectories(dir.resolve("cut")).resolve("commands.journal");
         Files.copy(shard0, cut.resolveSibling(shard0.getFileName()));
         byte[] bytes = Files.readAllBytes(shard1);
         Files.write(cut.resolveSibling(shard1.getFileName()), Arrays.copyOf(bytes, bytes.length - 30));
-        Replay truncated = replay("--journal", cut.toString());
-        assertThat(truncated.exit).as(truncated.out).isEqualTo(1);
-        assertThat(truncated.out).contains("shard 0 of 2: replayed").contains("shard 1 of 2: replayed")
+        ReplayRun truncated = ReplayRun.of("--journal", cut.toString());
+        assertThat(truncated.exit()).as(truncated.out()).isEqualTo(1);
+        assertThat(truncated.out()).contains("shard 0 of 2: replayed").contains("shard 1 of 2: replayed")
                 .contains("ends in a frame cut short").contains("NOT every shard matches");
 
         // one shard's file damaged (a frame length no writer produces): that shard cannot be replayed
         byte[] damagedBytes = bytes.clone();
         java.nio.ByteBuffer.wrap(damagedBytes).putInt(5, Integer.MAX_VALUE); // the first frame's length
         Files.write(cut.resolveSibling(shard1.getFileName()), damagedBytes);
-        Replay damaged = replay("--journal", cut.toString());
-        assertThat(damaged.exit).as(damaged.out).isEqualTo(1);
-        assertThat(damaged.out).contains("shard 1 of 2: cannot replay").contains("the journal is damaged")
+        ReplayRun damaged = ReplayRun.of("--journal", cut.toString());
+        assertThat(damaged.exit()).as(damaged.out()).isEqualTo(1);
+        assertThat(damaged.out()).contains("shard 1 of 2: cannot replay").contains("the journal is damaged")
                 .contains("NOT every shard matches");
 
         // one shard's file missing: nothing is replayed, the error names it
         Files.delete(cut.resolveSibling(shard1.getFileName()));
-        Replay missing = replay("--journal", cut.toString());
-        assertThat(missing.exit).as(missing.out).isEqualTo(1);
-        assertThat(missing.out).contains("commands.journal.shard-1-of-2 is missing");
+        ReplayRun missing = ReplayRun.of("--journal", cut.toString());
+        assertThat(missing.exit()).as(missing.out()).isEqualTo(1);
+        assertThat(missing.out()).contains("commands.journal.shard-1-of-2 is missing");
     }
 
     private static void traffic(JsonSqs sqs, String queue, int from) throws Exception {
@@ -126,19 +122,5 @@ class ShardedJournalReplayTest {
                     .put("ReceiptHandle", got.get(i).path("ReceiptHandle").asText()));
         }
         sqs.attributes(queue);
-    }
-
-
-    private record Replay(int exit, String out) {
-    }
-
-    private static Replay replay(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        String[] all = new String[args.length + 1];
-        all[0] = "replay";
-        System.arraycopy(args, 0, all, 1, args.length);
-        int exit = HikyakuCommand.commandLine(Map.of(), new PrintWriter(out), new PrintWriter(err)).execute(all);
-        return new Replay(exit, out + err.toString());
     }
 }
