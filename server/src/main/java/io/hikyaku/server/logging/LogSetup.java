@@ -3,7 +3,6 @@ package io.hikyaku.server.logging;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
@@ -22,8 +21,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class LogSetup extends ContextAwareBase implements Configurator {
 
-    static final String TEXT_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX,UTC} %-5level [%thread] %logger{0} - %msg %kvp{NONE}%n%ex";
-
     @Override
     public ExecutionStatus configure(LoggerContext context) {
         install(context, LogFormat.TEXT, false);
@@ -39,14 +36,7 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
 
     private static void install(LoggerContext context, LogFormat format, boolean accessLog) {
         context.reset();
-        Layout<ILoggingEvent> layout;
-        if (format == LogFormat.JSON) {
-            layout = new JsonLineLayout();
-        } else {
-            PatternLayout pattern = new PatternLayout();
-            pattern.setPattern(TEXT_PATTERN);
-            layout = pattern;
-        }
+        Layout<ILoggingEvent> layout = format == LogFormat.JSON ? new JsonLineLayout() : new TextLineLayout();
         layout.setContext(context);
         layout.start();
         LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
