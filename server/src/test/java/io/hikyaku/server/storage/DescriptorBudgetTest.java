@@ -30,4 +30,24 @@ class DescriptorBudgetTest {
         assertThat(DescriptorBudget.warning(DIR, 5000, 0)).isNull();
         assertThat(DescriptorBudget.warning(DIR, 5000, -1)).isNull();
     }
+
+    @Test
+    void theSoftLimitIsReadFromProcLimits() {
+        java.util.List<String> limits = java.util.List.of(
+                "Limit                     Soft Limit           Hard Limit           Units     ",
+                "Max processes             95904                95904                processes ",
+                "Max open files            20000                1048576              files     ",
+                "Max locked memory         8388608              8388608              bytes     ");
+        assertThat(DescriptorBudget.softLimit(limits)).isEqualTo(20_000);
+        assertThat(DescriptorBudget.softLimit(java.util.List.of("Max open files            unlimited            unlimited            files"))).isEqualTo(Long.MAX_VALUE);
+        assertThat(DescriptorBudget.softLimit(java.util.List.of("Max processes 1 1 processes"))).isZero();
+    }
+
+    @Test
+    void thisProcessLimitIsTheOneTheJvmReports() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean os) {
+            assertThat(DescriptorBudget.openFileLimit()).isEqualTo(os.getMaxFileDescriptorCount());
+        }
+    }
 }
