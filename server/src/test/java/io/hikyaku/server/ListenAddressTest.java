@@ -40,14 +40,16 @@ class ListenAddressTest {
         knocker.start();
         try {
             // A listening probe lets a few of these in (and resets them); a bound-only probe none.
-            for (int i = 0; i < 2_000; i++) {
+            // At least 2,000 probes and 200 knocks, whatever else the machine is doing (at most 30 s).
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            for (int i = 0; (i < 2_000 || refused.get() < 200) && System.nanoTime() < deadline; i++) {
                 ListenAddress.checkFree("127.0.0.1", address);
             }
         } finally {
             stop.set(true);
             knocker.join(10_000);
         }
-        assertThat(refused.get()).as("knocks while probing").isPositive();
+        assertThat(refused.get()).as("knocks while probing").isGreaterThanOrEqualTo(200);
         assertThat(accepted.get()).as("connections the probe accepted").isZero();
     }
 
