@@ -99,6 +99,8 @@ public final class HikyakuServer implements AutoCloseable {
     private volatile PushService push;
     /** The authenticate/authorize step of every request; null when started around a custom service. */
     private volatile RequestAuthentication authentication;
+    /** {@link System#nanoTime()} when {@code start} was called: the start summary's own duration. */
+    private long beganNanos;
 
     private HikyakuServer(ServerConfig config, SecurityConfig security, SqsService service, StoreHealth storeHealth, Backups backups,
                           RocksDbStore rocks) {
@@ -169,6 +171,7 @@ public final class HikyakuServer implements AutoCloseable {
      *                               {@code allowUnauthenticated}
      */
     public static HikyakuServer start(ServerConfig config, SecurityConfig security) {
+        long began = System.nanoTime();
         java.net.InetSocketAddress address = ListenAddress.resolve(config.host(), config.port()); // a typo'd host first
         security.checkExposure(config.host());
         ListenAddress.checkFree(config.host(), address);
@@ -197,7 +200,7 @@ public final class HikyakuServer implements AutoCloseable {
             store.backups().checkpoint(target);
             FileMappingStore.copyInto(config.dataDir(), target); // push delivery's mappings live beside the store
         };
-        return start(config, security, Codecs.standard(), service, store.health(), backups, store.rocks());
+        return start(began, config, security, Codecs.standard(), service, store.health(), backups, store.rocks());
     }
 
     /**
@@ -217,12 +220,13 @@ public final class HikyakuServer implements AutoCloseable {
 
     /** Starts serving {@code service} (which the server then owns and closes) through {@code codec}. */
     public static HikyakuServer start(ServerConfig config, ProtocolCodec codec, SqsService service) {
-        return start(config, null, codec, service, null, null, null);
+        return start(System.nanoTime(), config, null, codec, service, null, null, null);
     }
 
-    private static HikyakuServer start(ServerConfig config, SecurityConfig security, ProtocolCodec codec, SqsService service,
-                                       StoreHealth storeHealth, Backups backups, RocksDbStore rocks) {
+    private static HikyakuServer start(long began, ServerConfig config, SecurityConfig security, ProtocolCodec codec,
+                                       SqsService service, StoreHealth storeHealth, Backups backups, RocksDbStore rocks) {
         HikyakuServer server = new HikyakuServer(config, security, service, storeHealth, backups, rocks);
+        server.beganNanos = began;
         try {
             // Ready means ready: the configured queues exist (or start fails naming the bad one)
             // before the port answers at all, so no client ever sees QueueDoesNotExist for them.
@@ -318,6 +322,7 @@ public final class HikyakuServer implements AutoCloseable {
 
     /** The start summary: what was loaded, the settings in force, where it listens. */
     private void logStarted() {
+        long startMillis = (System.nanoTime() - beganNanos) / 1_000_000;
         long queues = 0;
         long messages = 0;
         if (service instanceof ServiceView view) {
@@ -328,10 +333,11 @@ public final class HikyakuServer implements AutoCloseable {
         }
         String storage = config.storage() == StorageMode.MEMORY ? "memory"
                 : "rocksdb in " + config.dataDir().toAbsolutePath() + ", durability " + config.durability().name().toLowerCase(java.util.Locale.ROOT);
-        LOG.info("Hikyaku {} started in {} ms (since the process began): {} queue(s) and {} message(s) loaded; listening on {}; advertised URL {}; "
+        LOG.info("Hikyaku {} started in {} ms ({} ms since the process began): {} queue(s) and {} message(s) loaded; listening on {}; advertised URL {}; "
                         + "storage {}; account {}, region {}; max body {} bytes; log format {}, access log {}; "
                         + "{} queue(s) from the config; {}",
-                Version.current(), java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(), queues, messages,
+                Version.current(), startMillis, java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(),
+                queues, messages,
                 listener.localAddress(), config.advertisedUrl() != null ? config.advertisedUrl() : "(from each request's Host header)",
                 storage, config.accountId(), config.region(), config.maxBodyBytes(),
                 config.logFormat().name().toLowerCase(java.util.Locale.ROOT), config.accessLog() ? "on" : "off",

@@ -64,7 +64,8 @@ class LoggingTest {
         ServerConfig config = config().withQueues(List.of(new QueueDefinition("logged", Map.of(), Map.of(), null, null)));
         try (HikyakuServer server = HikyakuServer.start(config)) {
             assertThat(lines(Level.INFO)).anySatisfy(line -> assertThat(line)
-                    .contains("started").contains("1 queue(s) and 0 message(s) loaded")
+                    .containsPattern("started in \\d+ ms \\(\\d+ ms since the process began\\)")
+                    .contains("1 queue(s) and 0 message(s) loaded")
                     .contains("listening on /127.0.0.1:" + server.port()).contains("storage memory")
                     .contains("access log off").contains("1 queue(s) from the config"));
         }
