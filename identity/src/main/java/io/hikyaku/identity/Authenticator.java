@@ -4,6 +4,7 @@ import io.hikyaku.identity.sigv4.AuthError;
 import io.hikyaku.identity.sigv4.AuthException;
 import io.hikyaku.identity.sigv4.SigV4Verifier;
 import io.hikyaku.identity.sigv4.SignedRequest;
+import io.hikyaku.identity.sigv4.SingleCredentialParts;
 import io.hikyaku.identity.sts.Sessions;
 import java.time.Clock;
 import java.util.Optional;
@@ -55,6 +56,7 @@ public final class Authenticator {
 
     /** @throws AuthException with AWS's code and text when the request's credentials are refused */
     public Authentication authenticate(SignedRequest request) {
+        SingleCredentialParts.check(request); // whatever the mode: every later reader sees the one value
         if (mode == AuthMode.SIGV4) {
             SigV4Verifier.Authenticated verified = verifier.verify(request);
             return verified == null
