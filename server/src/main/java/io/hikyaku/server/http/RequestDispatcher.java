@@ -60,6 +60,7 @@ public final class RequestDispatcher {
     private final RequestAuthentication authentication;
     /** The Lambda event-source-mapping API (push delivery); supplies null while there is none. */
     private Supplier<LambdaApi> lambda = () -> null;
+    private CrossOriginGuard crossOrigin = CrossOriginGuard.ORIGIN_ONLY;
 
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving) {
         this(codec, service, contexts, serving, () -> null, null);
@@ -100,6 +101,12 @@ public final class RequestDispatcher {
     /** Serves the Lambda mapping API (push delivery) through {@code lambda}. Call before serving. */
     public RequestDispatcher lambda(Supplier<LambdaApi> lambda) {
         this.lambda = lambda;
+        return this;
+    }
+
+    /** Refuses browser requests as {@code guard} says (default: cross-origin ones). Call before serving. */
+    public RequestDispatcher crossOrigin(CrossOriginGuard guard) {
+        this.crossOrigin = guard;
         return this;
     }
 
@@ -147,7 +154,7 @@ public final class RequestDispatcher {
             }
             return new InFlight(admin.handle(raw, fromThisHost), null);
         }
-        String crossOrigin = CrossOriginGuard.refusal(raw); // no CSRF, whatever the auth mode
+        String crossOrigin = this.crossOrigin.refusal(raw); // no CSRF whatever the auth mode, no DNS rebinding with auth none
         if (crossOrigin != null) {
             return done(safeError(raw, null, new ApiException("AccessDenied", crossOrigin), requestId));
         }
