@@ -11,8 +11,8 @@ import io.hikyaku.identity.Credential;
  * @param parentKeyId   the access key id that called STS, or null when it stood for nothing configured (auth none)
  * @param parentArn     the principal that key stood for when the session was issued
  * @param roleArn       the configured role of an AssumeRole session, or null (GetSessionToken, or an unconfigured role with auth none)
- * @param quotaAccount  the calling account, whose quota the session counts against
- * @param quotaPrincipal the calling principal's ARN, whose quota the session counts against
+ * @param quotaAccount  the calling account, whose quota the session counts against (null: no quota, auth none)
+ * @param quotaPrincipal the calling principal's ARN, whose quota the session counts against (null: no quota, auth none)
  */
 public record Session(Credential credential, String parentKeyId, String parentArn, String roleArn,
                       String quotaAccount, String quotaPrincipal) {

@@ -113,10 +113,10 @@ public final class Sessions {
     /** @return null when added, else the quota that is full (expired sessions never count) */
     synchronized Refusal add(Session session) {
         evictExpired();
-        if (perPrincipal.getOrDefault(session.quotaPrincipal(), 0) >= MAX_PER_PRINCIPAL) {
+        if (session.quotaPrincipal() != null && perPrincipal.getOrDefault(session.quotaPrincipal(), 0) >= MAX_PER_PRINCIPAL) {
             return Refusal.PRINCIPAL;
         }
-        if (perAccount.getOrDefault(session.quotaAccount(), 0) >= MAX_PER_ACCOUNT) {
+        if (session.quotaAccount() != null && perAccount.getOrDefault(session.quotaAccount(), 0) >= MAX_PER_ACCOUNT) {
             return Refusal.ACCOUNT;
         }
         if (live.size() >= MAX_SESSIONS) {
@@ -124,8 +124,12 @@ public final class Sessions {
         }
         byKeyId.put(session.credential().accessKeyId(), session);
         live.add(session);
-        perPrincipal.merge(session.quotaPrincipal(), 1, Integer::sum);
-        perAccount.merge(session.quotaAccount(), 1, Integer::sum);
+        if (session.quotaPrincipal() != null) {
+            perPrincipal.merge(session.quotaPrincipal(), 1, Integer::sum);
+        }
+        if (session.quotaAccount() != null) {
+            perAccount.merge(session.quotaAccount(), 1, Integer::sum);
+        }
         return null;
     }
 
@@ -133,8 +137,12 @@ public final class Sessions {
         Instant now = clock.instant();
         while (!live.isEmpty() && !now.isBefore(live.peek().credential().expiration())) {
             Session s = live.poll();
-            perPrincipal.computeIfPresent(s.quotaPrincipal(), (k, n) -> n == 1 ? null : n - 1);
-            perAccount.computeIfPresent(s.quotaAccount(), (k, n) -> n == 1 ? null : n - 1);
+            if (s.quotaPrincipal() != null) {
+                perPrincipal.computeIfPresent(s.quotaPrincipal(), (k, n) -> n == 1 ? null : n - 1);
+            }
+            if (s.quotaAccount() != null) {
+                perAccount.computeIfPresent(s.quotaAccount(), (k, n) -> n == 1 ? null : n - 1);
+            }
             expired.addLast(s);
         }
         Instant forgetBefore = now.minus(KEEP_AFTER_EXPIRY);

@@ -225,8 +225,9 @@ public final class StsService {
         Credential c = new Credential(keys.temporaryKeyId(), new Secret(keys.secret()), principal, new Secret(keys.sessionToken()), expiration);
         boolean parentKnown = callerKeyId != null
                 && (identities.get().key(callerKeyId).isPresent() || sessions.session(callerKeyId).isPresent());
+        // With auth none every unknown key is the same root, and nobody is kept apart anyway: only the total bounds memory
         Session session = new Session(c, parentKnown ? callerKeyId : null, caller.arn(), roleArn,
-                caller.accountId() == null ? "anonymous" : caller.accountId(), caller.arn());
+                enforce ? (caller.accountId() == null ? "anonymous" : caller.accountId()) : null, enforce ? caller.arn() : null);
         Sessions.Refusal full = sessions.add(session);
         if (full != null) {
             throw new StsException("LimitExceeded", 400, switch (full) {

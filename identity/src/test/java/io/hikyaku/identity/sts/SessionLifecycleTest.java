@@ -131,6 +131,16 @@ class SessionLifecycleTest {
     }
 
     @Test
+    void withAuthNoneOnlyTheTotalBoundsSessions() {
+        StsService open = new StsService(identities::get, sessions, new NewKeys(), clock, false);
+        Principal root = Principal.accountRoot("000000000000"); // what every unknown key stands for with auth none
+        for (int i = 0; i <= Sessions.MAX_PER_PRINCIPAL; i++) {
+            open.handle("AssumeRole", Map.of("RoleArn", "arn:aws:iam::000000000000:role/any", "RoleSessionName", "s" + i), root, Map.of(), null);
+        }
+        assertThat(sessions.size()).isEqualTo(Sessions.MAX_PER_PRINCIPAL + 1);
+    }
+
+    @Test
     void aMalformedSessionPolicyIsRefusedWithAwsCodeAndText() {
         Map<String, String> base = Map.of("RoleArn", WORKER, "RoleSessionName", "s1");
         for (String policy : List.of("{\"Statement\": \"everything\"}", "{\"Version\": \"2012-10-17\", \"Statement\": [{\"Effect\": \"Maybe\","
