@@ -34,6 +34,12 @@ class DnsRebindingTest {
             assertThat(refused.status()).isEqualTo(403);
             assertThat(refused.body()).contains("AccessDenied").contains("allowed host").doesNotContain("orders");
 
+            // nor read every queue's name from /metrics
+            http.send("GET /metrics HTTP/1.1\r\nHost: " + evil + "\r\nSec-Fetch-Site: same-origin\r\nUser-Agent: Mozilla/5.0\r\n\r\n");
+            RawHttp.Response metrics = http.read();
+            assertThat(metrics.status()).isEqualTo(403);
+            assertThat(metrics.body()).doesNotContain("orders");
+
             for (String ok : List.of("127.0.0.1:" + server.port(), "localhost:" + server.port(), "queues.lan:" + server.port())) {
                 http.send(call(ok, "Origin: http://" + ok, "Sec-Fetch-Site: same-origin", "User-Agent: Mozilla/5.0"));
                 RawHttp.Response r = http.read();

@@ -134,6 +134,11 @@ public final class RequestDispatcher {
         if (isRoot(raw)) {
             return done(root());
         }
+        // before /metrics, the console, admin and the APIs: no CSRF whatever the auth mode, no DNS rebinding with auth none
+        String crossOrigin = this.crossOrigin.refusal(raw);
+        if (crossOrigin != null) {
+            return done(safeError(raw, null, new ApiException("AccessDenied", crossOrigin), requestId));
+        }
         if (isMetrics(raw)) {
             if (metrics == null) {
                 return done(new HttpResponseData(404, JSON, "{\"error\":\"metrics are off\"}".getBytes(StandardCharsets.UTF_8)));
@@ -153,10 +158,6 @@ public final class RequestDispatcher {
                         "{\"error\":\"no admin endpoint (storage memory)\"}".getBytes(StandardCharsets.UTF_8)));
             }
             return new InFlight(admin.handle(raw, fromThisHost), null);
-        }
-        String crossOrigin = this.crossOrigin.refusal(raw); // no CSRF whatever the auth mode, no DNS rebinding with auth none
-        if (crossOrigin != null) {
-            return done(safeError(raw, null, new ApiException("AccessDenied", crossOrigin), requestId));
         }
         long start = observers.isEmpty() ? 0 : System.nanoTime(); // only observers read it
         RequestContext caller = null;
