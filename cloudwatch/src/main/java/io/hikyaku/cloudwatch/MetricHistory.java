@@ -1,5 +1,6 @@
 package io.hikyaku.cloudwatch;
 
+import io.hikyaku.engine.store.OwnerOnly;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -91,8 +92,8 @@ final class MetricHistory {
     synchronized void save(Path file, long nowMinute) throws IOException {
         long since = nowMinute - QueueSeries.SLOTS;
         Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel channel = FileChannel.open(temp, java.util.EnumSet.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING), OwnerOnly.file())) {
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(java.nio.channels.Channels.newOutputStream(channel), 1 << 16));
             out.writeInt(MAGIC);
             out.writeInt(FORMAT);

@@ -78,6 +78,8 @@ class MetricSamplerTest {
         assertThat(history.size()).isEqualTo(2);
         Path file = dir.resolve(CloudWatch.FILE_NAME);
         history.save(file, now / 60_000);
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------"); // queue names of every account: owner only
         MetricHistory loaded = new MetricHistory(2);
         loaded.load(file, now / 60_000);
         long minute = now / 60_000 - 1;

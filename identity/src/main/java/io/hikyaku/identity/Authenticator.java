@@ -4,6 +4,7 @@ import io.hikyaku.identity.sigv4.AuthError;
 import io.hikyaku.identity.sigv4.AuthException;
 import io.hikyaku.identity.sigv4.SigV4Verifier;
 import io.hikyaku.identity.sigv4.SignedRequest;
+import io.hikyaku.identity.sigv4.SingleCredentialParts;
 import io.hikyaku.identity.sts.Sessions;
 import java.time.Clock;
 import java.util.Optional;
@@ -47,21 +48,25 @@ public final class Authenticator {
         this.verifier = new SigV4Verifier(clock, this::credential);
     }
 
-    /** The outcome: who is calling, and which service the signature was made for (null if unsigned or not verified). */
-    public record Authentication(Principal principal, String signedService) {}
+    /**
+     * The outcome: who is calling, which service the signature was made for (null if unsigned or not
+     * verified), and the access key id that stands for the caller (null when none does).
+     */
+    public record Authentication(Principal principal, String signedService, String accessKeyId) {}
 
     /** @throws AuthException with AWS's code and text when the request's credentials are refused */
     public Authentication authenticate(SignedRequest request) {
+        SingleCredentialParts.check(request); // whatever the mode: every later reader sees the one value
         if (mode == AuthMode.SIGV4) {
             SigV4Verifier.Authenticated verified = verifier.verify(request);
             return verified == null
-                    ? new Authentication(Principal.anonymous(), null)
-                    : new Authentication(verified.credential().principal(), verified.service());
+                    ? new Authentication(Principal.anonymous(), null, null)
+                    : new Authentication(verified.credential().principal(), verified.service(), verified.credential().accessKeyId());
         }
         String keyId = SigV4Verifier.accessKeyId(request);
         String service = SigV4Verifier.scopeService(request);
         if (keyId == null) {
-            return new Authentication(Principal.accountRoot(defaultAccount), service);
+            return new Authentication(Principal.accountRoot(defaultAccount), service, null);
         }
         Optional<Credential> known = credential(keyId);
         if (known.isPresent()) {
@@ -69,17 +74,19 @@ public final class Authenticator {
             if (c.temporary() && !clock.instant().isBefore(c.expiration())) {
                 throw new AuthException(AuthError.EXPIRED_TOKEN, "The security token included in the request is expired");
             }
-            return new Authentication(c.principal(), service);
+            return new Authentication(c.principal(), service, c.accessKeyId());
         }
-        return new Authentication(Principal.accountRoot(ACCOUNT.matcher(keyId).matches() ? keyId : defaultAccount), service);
+        return new Authentication(Principal.accountRoot(ACCOUNT.matcher(keyId).matches() ? keyId : defaultAccount), service, null);
     }
 
     public AuthMode mode() {
         return mode;
     }
 
+    /** A configured key, or a session whose parents are all still configured (a reload may have removed them). */
     private Optional<Credential> credential(String accessKeyId) {
-        Optional<Credential> c = identities.get().key(accessKeyId);
-        return c.isPresent() ? c : sessions.find(accessKeyId);
+        Identities now = identities.get();
+        Optional<Credential> c = now.key(accessKeyId);
+        return c.isPresent() ? c : sessions.find(accessKeyId, now);
     }
 }

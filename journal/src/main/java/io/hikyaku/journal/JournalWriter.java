@@ -1,5 +1,6 @@
 package io.hikyaku.journal;
 
+import io.hikyaku.engine.store.OwnerOnly;
 import io.hikyaku.engine.QueueEngine;
 import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.command.CommandCodec;
@@ -60,8 +61,12 @@ public final class JournalWriter implements CommandSink, AutoCloseable {
         if (!fresh) {
             checkHeader(path);
         }
-        this.channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND);
+        this.channel = FileChannel.open(path, java.util.EnumSet.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND), OwnerOnly.file());
+        var opened = OwnerOnly.tighten(path); // it holds every message body: an older file may have been world-readable
+        if (!opened.isEmpty()) {
+            LOG.warn("Journal {} was open to other users ({}); now owner-only (rw-------)", path, OwnerOnly.describe(opened));
+        }
         this.out = new DataOutputStream(new BufferedOutputStream(java.nio.channels.Channels.newOutputStream(channel),
                 256 * 1024));
         if (fresh) {

@@ -1,5 +1,6 @@
 package io.hikyaku.push;
 
+import io.hikyaku.engine.store.OwnerOnly;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -43,6 +44,7 @@ public final class FileMappingStore implements MappingStore {
         }
         try {
             Files.copy(source, backupDir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING);
+            OwnerOnly.tighten(backupDir.resolve(FILE_NAME));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy " + source + " into " + backupDir + ": " + e.getMessage(), e);
         }
@@ -75,10 +77,10 @@ public final class FileMappingStore implements MappingStore {
         mappings.forEach(m -> list.add(m.toStoredJson()));
         Path temp = file.resolveSibling(FILE_NAME + ".tmp");
         try {
-            Files.createDirectories(file.getParent());
+            OwnerOnly.createDirectories(file.getParent());
             byte[] bytes = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
-            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (FileChannel ch = FileChannel.open(temp, java.util.EnumSet.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING), OwnerOnly.file())) {
                 ByteBuffer buf = ByteBuffer.wrap(bytes);
                 while (buf.hasRemaining()) {
                     ch.write(buf);

@@ -36,6 +36,9 @@ class FileMappingStoreTest {
         try (var files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactly(FileMappingStore.FILE_NAME);
         }
+        // another local user must not read the mappings (functions, filters)
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(FileMappingStore.FILE_NAME))))
+                .isEqualTo("rw-------");
         store.save(List.of());
         assertThat(store.load()).isEmpty();
     }

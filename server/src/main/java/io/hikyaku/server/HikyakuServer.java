@@ -26,6 +26,7 @@ import io.hikyaku.server.admin.AdminFile;
 import io.hikyaku.server.auth.RequestAuthentication;
 import io.hikyaku.server.auth.RequestAuthorization;
 import io.hikyaku.server.http.CallContextFactory;
+import io.hikyaku.server.http.CrossOriginGuard;
 import io.hikyaku.server.http.Codecs;
 import io.hikyaku.server.http.HttpChannelInitializer;
 import io.hikyaku.server.http.RequestDispatcher;
@@ -283,6 +284,8 @@ public final class HikyakuServer implements AutoCloseable {
                 () -> health == null ? null : health.problem() != null ? health.problem()
                         : rocks == null ? null : rocks.corruption(), admin, authentication).observe(metrics, observers, Version.current())
                 .cloudWatch(cloudWatch)
+                .crossOrigin(security != null && security.auth() == io.hikyaku.identity.AuthMode.NONE
+                        ? CrossOriginGuard.forAuthNone(security.allowedHosts(), config.host(), config.advertisedUrl()) : CrossOriginGuard.ORIGIN_ONLY)
                 .lambda(() -> push == null ? null : push.api());
         SslContext tls = security != null && security.tls() ? Tls.serverContext(security.tlsCert(), security.tlsKey()) : null;
         boolean tlsOnMainPort = tls != null && security.tlsPort() == null;

@@ -5,6 +5,7 @@ import io.hikyaku.identity.Identities;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -17,11 +18,23 @@ import java.util.Objects;
  * @param tlsCert              PEM certificate chain for HTTPS, or null
  * @param tlsKey               PEM private key (PKCS#8) for HTTPS, or null
  * @param tlsPort              a second port for HTTPS next to HTTP, or null to serve HTTPS on the main port
+ * @param allowedHosts         with {@code auth none}, the host names browser requests may address the server
+ *                             by besides IP addresses, localhost and the bound and advertised hosts (DNS rebinding)
  */
 public record SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identities identities,
-                             Path tlsCert, Path tlsKey, Integer tlsPort) {
+                             Path tlsCert, Path tlsKey, Integer tlsPort, List<String> allowedHosts) {
+
+    public SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identities identities, Path tlsCert, Path tlsKey, Integer tlsPort) {
+        this(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, List.of());
+    }
 
     public SecurityConfig {
+        allowedHosts = allowedHosts == null ? List.of() : List.copyOf(allowedHosts);
+        for (String h : allowedHosts) {
+            if (h.isBlank() || h.chars().anyMatch(c -> c <= ' ' || c == '/' || c == '@')) {
+                throw new IllegalArgumentException("allowed host must be a host name, .suffix or *: \"" + h + "\"");
+            }
+        }
         Objects.requireNonNull(auth, "auth");
         Objects.requireNonNull(identities, "identities");
         if ((tlsCert == null) != (tlsKey == null)) {
@@ -41,19 +54,23 @@ public record SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identi
     }
 
     public SecurityConfig withAuth(AuthMode value) {
-        return new SecurityConfig(value, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort);
+        return new SecurityConfig(value, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts);
     }
 
     public SecurityConfig withAllowUnauthenticated(boolean value) {
-        return new SecurityConfig(auth, value, identities, tlsCert, tlsKey, tlsPort);
+        return new SecurityConfig(auth, value, identities, tlsCert, tlsKey, tlsPort, allowedHosts);
     }
 
     public SecurityConfig withIdentities(Identities value) {
-        return new SecurityConfig(auth, allowUnauthenticated, value, tlsCert, tlsKey, tlsPort);
+        return new SecurityConfig(auth, allowUnauthenticated, value, tlsCert, tlsKey, tlsPort, allowedHosts);
     }
 
     public SecurityConfig withTls(Path cert, Path key, Integer port) {
-        return new SecurityConfig(auth, allowUnauthenticated, identities, cert, key, port);
+        return new SecurityConfig(auth, allowUnauthenticated, identities, cert, key, port, allowedHosts);
+    }
+
+    public SecurityConfig withAllowedHosts(List<String> value) {
+        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, value);
     }
 
     public boolean tls() {

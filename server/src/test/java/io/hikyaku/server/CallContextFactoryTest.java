@@ -76,4 +76,13 @@ class CallContextFactoryTest {
         CallContextFactory any = new CallContextFactory("000000000000", "us-east-1", null, "0.0.0.0", () -> 9324);
         assertThat(any.create(request(""), "x").baseUrl()).isEqualTo("http://127.0.0.1:9324");
     }
+
+    @Test
+    void theFirstAuthorizationLineSelectsTheAccountAsTheVerifierReadsIt() {
+        String a = "AWS4-HMAC-SHA256 Credential=111111111111/20260102/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=ff";
+        String b = a.replace("111111111111", "222222222222");
+        HttpRequestData twice = new HttpRequestData("POST", "/", "", Map.of("authorization", b), new byte[0], "/",
+                java.util.List.of(Map.entry("authorization", a), Map.entry("authorization", b)), null, false);
+        assertThat(contexts.create(twice, "x").accountId()).isEqualTo("111111111111");
+    }
 }

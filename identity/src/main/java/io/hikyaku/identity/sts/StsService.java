@@ -8,6 +8,9 @@ import io.hikyaku.identity.Principal;
 import io.hikyaku.identity.PrincipalType;
 import io.hikyaku.identity.Role;
 import io.hikyaku.identity.Secret;
+import io.hikyaku.policy.PolicyCache;
+import io.hikyaku.policy.PolicyException;
+import io.hikyaku.policy.PolicyKind;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
@@ -76,6 +79,15 @@ public final class StsService {
      *                      aws:CurrentTime, ...) for the trust policy's conditions
      */
     public String handle(String action, Map<String, String> params, Principal caller, Map<String, List<String>> conditionKeys) {
+        return handle(action, params, caller, conditionKeys, null);
+    }
+
+    /**
+     * @param callerKeyId the access key id the request was made with (null if none): the parent of the
+     *                    session it mints, and whether the caller holds session credentials
+     */
+    public String handle(String action, Map<String, String> params, Principal caller, Map<String, List<String>> conditionKeys,
+                         String callerKeyId) {
         if (action == null || action.isEmpty()) {
             throw new StsException("MissingAction", 400, "Missing Action");
         }
@@ -84,8 +96,8 @@ public final class StsService {
         }
         return switch (action) {
             case "GetCallerIdentity" -> getCallerIdentity(caller);
-            case "AssumeRole" -> assumeRole(params, caller, conditionKeys);
-            case "GetSessionToken" -> getSessionToken(params, caller);
+            case "AssumeRole" -> assumeRole(params, caller, conditionKeys, callerKeyId);
+            case "GetSessionToken" -> getSessionToken(params, caller, callerKeyId);
             default -> throw new StsException("InvalidAction", 400, "Could not find operation " + action + " for version " + VERSION);
         };
     }
@@ -98,7 +110,7 @@ public final class StsService {
         return StsXml.elements(m);
     }
 
-    private String assumeRole(Map<String, String> params, Principal caller, Map<String, List<String>> conditionKeys) {
+    private String assumeRole(Map<String, String> params, Principal caller, Map<String, List<String>> conditionKeys, String callerKeyId) {
         String roleArn = params.get("RoleArn");
         String sessionName = params.get("RoleSessionName");
         if (roleArn == null) {
@@ -147,23 +159,14 @@ public final class StsService {
         String sessionPolicy = params.get("Policy");
         Integer packedPercent = null;
         if (sessionPolicy != null) {
-            try {
-                if (!JSON.readTree(sessionPolicy).isObject()) {
-                    throw new IOException("not an object");
-                }
-            } catch (IOException e) {
-                throw new StsException("MalformedPolicyDocument", 400, "The policy is not in the valid JSON format.");
-            }
-            if (sessionPolicy.length() > MAX_SESSION_POLICY_CHARS) {
-                throw new StsException("PackedPolicyTooLarge", 400, "Packed policy consumes more than 100% of the allotted space.");
-            }
+            checkSessionPolicy(sessionPolicy);
             packedPercent = Math.max(1, (int) Math.ceil(sessionPolicy.length() * 100.0 / MAX_SESSION_POLICY_CHARS));
         }
         String roleId = role.roleId() != null ? role.roleId() : io.hikyaku.identity.UniqueIds.role(role.accountId(), role.name());
         String assumedArn = "arn:aws:sts::" + role.accountId() + ":assumed-role/" + role.name() + "/" + sessionName;
         Principal session = new Principal(PrincipalType.ASSUMED_ROLE, role.accountId(), assumedArn, roleId + ":" + sessionName,
                 null, role.arn(), role.policies(), sessionPolicy);
-        Credential issued = issue(session, duration);
+        Credential issued = issue(session, duration, caller, callerKeyId, configured.isPresent() ? role.arn() : null);
         StringBuilder xml = new StringBuilder(credentialsXml(issued));
         Map<String, String> user = new LinkedHashMap<>();
         user.put("AssumedRoleId", session.userId());
@@ -175,20 +178,64 @@ public final class StsService {
         return xml.toString();
     }
 
-    private String getSessionToken(Map<String, String> params, Principal caller) {
-        if (caller.type() == PrincipalType.ASSUMED_ROLE) {
+    private String getSessionToken(Map<String, String> params, Principal caller, String callerKeyId) {
+        // any temporary credentials: an assumed role's, and GetSessionToken's own (AWS: only
+        // AssumeRole and GetCallerIdentity may be called with those)
+        if (caller.type() == PrincipalType.ASSUMED_ROLE || sessions.session(callerKeyId).isPresent()) {
             throw StsException.accessDenied("Cannot call GetSessionToken with session credentials");
         }
         boolean root = caller.type() == PrincipalType.ACCOUNT;
         int duration = durationSeconds(params.get("DurationSeconds"), 900, root ? 3600 : 129600, root ? 3600 : 43200);
-        return credentialsXml(issue(caller, duration));
+        return credentialsXml(issue(caller, duration, caller, callerKeyId, null));
     }
 
-    private Credential issue(Principal principal, int seconds) {
+    /**
+     * A session policy must be a policy AWS would accept: JSON, within the packed size, and valid in
+     * the grammar of a session policy (no Principal, Allow/Deny, actions, resources, conditions).
+     */
+    private static void checkSessionPolicy(String sessionPolicy) {
+        try {
+            JSON.readTree(sessionPolicy);
+        } catch (IOException e) {
+            throw malformed("The policy is not in the valid JSON format.");
+        }
+        if (sessionPolicy.length() > MAX_SESSION_POLICY_CHARS) {
+            throw new StsException("PackedPolicyTooLarge", 400, "Packed policy consumes more than 100% of the allotted space.");
+        }
+        try {
+            PolicyCache.shared().get(sessionPolicy, PolicyKind.SESSION);
+        } catch (PolicyException invalid) {
+            throw malformed(invalid.getMessage().startsWith("The policy document must be a JSON object")
+                    ? "The policy is not in the valid JSON format." : "Syntax errors in policy.");
+        }
+    }
+
+    private static StsException malformed(String message) {
+        return new StsException("MalformedPolicyDocument", 400, message);
+    }
+
+    /**
+     * Mints a session for {@code principal} on behalf of {@code caller}, counted against the caller's
+     * and its account's quotas.
+     *
+     * @param roleArn the configured role (the session ends when a reload removes it), else null
+     */
+    private Credential issue(Principal principal, int seconds, Principal caller, String callerKeyId, String roleArn) {
         Instant expiration = clock.instant().truncatedTo(ChronoUnit.SECONDS).plusSeconds(seconds);
         Credential c = new Credential(keys.temporaryKeyId(), new Secret(keys.secret()), principal, new Secret(keys.sessionToken()), expiration);
-        if (!sessions.add(c)) {
-            throw new StsException("LimitExceeded", 400, "Too many temporary credentials are active (at most " + Sessions.MAX_SESSIONS + ").");
+        boolean parentKnown = callerKeyId != null
+                && (identities.get().key(callerKeyId).isPresent() || sessions.session(callerKeyId).isPresent());
+        // With auth none every unknown key is the same root, and nobody is kept apart anyway: only the total bounds memory
+        Session session = new Session(c, parentKnown ? callerKeyId : null, caller.arn(), roleArn,
+                enforce ? (caller.accountId() == null ? "anonymous" : caller.accountId()) : null, enforce ? caller.arn() : null);
+        Sessions.Refusal full = sessions.add(session);
+        if (full != null) {
+            throw new StsException("LimitExceeded", 400, switch (full) {
+                case PRINCIPAL -> "Too many temporary credentials are active for " + caller.arn() + " (at most " + Sessions.MAX_PER_PRINCIPAL + ").";
+                case ACCOUNT -> "Too many temporary credentials are active for account " + caller.accountId()
+                        + " (at most " + Sessions.MAX_PER_ACCOUNT + ").";
+                case TOTAL -> "Too many temporary credentials are active (at most " + Sessions.MAX_SESSIONS + ").";
+            });
         }
         return c;
     }

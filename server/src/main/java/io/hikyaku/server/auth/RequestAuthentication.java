@@ -57,7 +57,8 @@ public final class RequestAuthentication {
 
     /**
      * Puts a new set of identities (accounts, keys, users, roles, policies) in force at once, for
-     * every request that starts from now on; STS sessions already issued keep working until they expire.
+     * every request that starts from now on. An STS session stops working at once when the key that asked
+     * for it, or its role, is no longer configured; the others keep working until they expire.
      */
     public void replaceIdentities(Identities next) {
         identities.replace(next);
@@ -78,8 +79,11 @@ public final class RequestAuthentication {
         SignedRequest signed = SignedRequests.of(raw);
         boolean forSts = StsEndpoint.isSts(raw, SigV4Verifier.scopeService(signed));
         Principal principal;
+        String keyId;
         try {
-            principal = authenticator.authenticate(signed).principal();
+            Authenticator.Authentication who = authenticator.authenticate(signed);
+            principal = who.principal();
+            keyId = who.accessKeyId();
         } catch (AuthException e) {
             HttpResponseData refusal = forSts
                     ? StsEndpoint.error(e.error().code(), e.error().status(), e.getMessage(), requestId)
@@ -87,7 +91,7 @@ public final class RequestAuthentication {
             return new Outcome(null, refusal);
         }
         if (forSts) {
-            return new Outcome(null, sts.handle(raw, principal, requestId, clock.instant()));
+            return new Outcome(null, sts.handle(raw, principal, keyId, requestId, clock.instant()));
         }
         return new Outcome(new RequestContext(principal, raw.sourceIp(), raw.secure(), clock.instant(), raw.header("user-agent")), null);
     }

@@ -42,7 +42,8 @@ final class StsEndpoint {
         }
     }
 
-    HttpResponseData handle(HttpRequestData raw, Principal caller, String requestId, Instant now) {
+    /** @param callerKeyId the access key id standing for {@code caller}, or null */
+    HttpResponseData handle(HttpRequestData raw, Principal caller, String callerKeyId, String requestId, Instant now) {
         Map<String, String> params;
         try {
             params = FormParams.of(raw);
@@ -51,7 +52,7 @@ final class StsEndpoint {
         }
         String action = params.get("Action");
         try {
-            String members = sts.handle(action, params, caller, conditionKeys(raw, now));
+            String members = sts.handle(action, params, caller, conditionKeys(raw, now), callerKeyId);
             return new HttpResponseData(200, XML, StsXml.result(action, members, requestId));
         } catch (StsException e) {
             return error(e, requestId);

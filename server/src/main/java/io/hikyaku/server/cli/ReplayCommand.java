@@ -1,5 +1,6 @@
 package io.hikyaku.server.cli;
 
+import io.hikyaku.engine.store.OwnerOnly;
 import static io.hikyaku.server.cli.Flags.valued;
 
 import io.hikyaku.engine.EngineShard;
@@ -126,7 +127,7 @@ final class ReplayCommand implements Subcommand {
         String name = "shard " + shard.index() + " of " + shard.count();
         JournalReplay.Outcome o;
         try {
-            Files.createDirectories(dir);
+            OwnerOnly.createDirectories(dir);
             o = replay(file, dir);
         } catch (IOException | RuntimeException e) {
             out.println(name + ": cannot replay " + file + ": " + e.getMessage());

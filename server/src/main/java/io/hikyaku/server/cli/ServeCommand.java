@@ -63,6 +63,9 @@ final class ServeCommand implements Subcommand {
             valued("auth", "MODE", "none or sigv4 (default none; env HIKYAKU_AUTH). sigv4 verifies every signature "
                     + "against the accounts of the config file."),
             Flags.toggle("allow-unauthenticated", "Permit auth none on a non-loopback address (env HIKYAKU_ALLOW_UNAUTHENTICATED=true)."),
+            valued("allowed-hosts", "HOSTS", "With auth none, comma-separated host names browsers may reach the server by, besides IP "
+                    + "addresses, localhost and the --host/--advertised-url host (.example.com: its subdomains; *: any); "
+                    + "guards against DNS rebinding (env HIKYAKU_ALLOWED_HOSTS; see docs/security.md)."),
             valued("tls-cert", "PEM", "Certificate chain for HTTPS (env HIKYAKU_TLS_CERT); needs --tls-key."),
             valued("tls-key", "PEM", "PKCS#8 private key for HTTPS (env HIKYAKU_TLS_KEY)."),
             valued("tls-port", "PORT", "Serve HTTPS on this second port and HTTP on --port (default: HTTPS on --port; env HIKYAKU_TLS_PORT)."));
@@ -168,7 +171,7 @@ final class ServeCommand implements Subcommand {
         Identities identities = IdentityReload.load(configFile, env::get); // the same checks as a reload (SIGHUP)
         SecuritySettings given = new SecuritySettings(SecuritySettings.auth("--auth", flags.string("auth")),
                 flags.has("allow-unauthenticated") ? Boolean.TRUE : null, flags.path("tls-cert"), flags.path("tls-key"),
-                flags.integer("tls-port"));
+                flags.integer("tls-port"), SecuritySettings.hostList(flags.string("allowed-hosts")));
         try {
             SecurityConfig c = file.security().applyTo(SecurityConfig.defaults().withIdentities(identities));
             c = SecuritySettings.fromEnvironment(env).applyTo(c);

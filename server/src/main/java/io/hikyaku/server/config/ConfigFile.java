@@ -42,7 +42,7 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
             "samTemplates");
     private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
             "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog", "cooldowns",
-            "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics", "engineShards");
+            "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics", "engineShards", "allowedHosts");
     private static final Set<String> QUEUE_KEYS = Set.of("name", "attributes", "tags", "deadLetterQueue", "maxReceiveCount", "account");
 
     /** A file with no security settings and no accounts. */
@@ -130,7 +130,28 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
         return new SecuritySettings(SecuritySettings.auth(source + ".auth", text(source, s, "auth")),
                 SecuritySettings.bool(source + ".allowUnauthenticated", text(source, s, "allowUnauthenticated")),
                 cert == null ? null : Path.of(cert), key == null ? null : Path.of(key),
-                SettingValues.port(source + ".tlsPort", text(source, s, "tlsPort")));
+                SettingValues.port(source + ".tlsPort", text(source, s, "tlsPort")), hosts(source + ".allowedHosts", s.get("allowedHosts")));
+    }
+
+    /** A list of host names, or one comma-separated string of them. */
+    private static List<String> hosts(String source, Object value) {
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof List<?> list) {
+            List<String> out = new java.util.ArrayList<>();
+            for (Object o : list) {
+                if (o == null || o instanceof Map<?, ?> || o instanceof List<?>) {
+                    throw new ConfigException(source + ": must be a list of host names");
+                }
+                out.add(o.toString().trim());
+            }
+            return out;
+        }
+        if (value instanceof Map<?, ?>) {
+            throw new ConfigException(source + ": must be a list of host names");
+        }
+        return SecuritySettings.hostList(value.toString());
     }
 
     private static Settings serverSection(String source, Map<String, Object> s) {

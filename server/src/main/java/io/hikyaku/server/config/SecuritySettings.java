@@ -3,20 +3,28 @@ package io.hikyaku.server.config;
 import io.hikyaku.identity.AuthMode;
 import io.hikyaku.server.SecurityConfig;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
  * Security settings from one source (config file {@code server:} section, environment or flags);
  * null = not given there. Layered like {@link Settings}: defaults &lt; file &lt; environment &lt; flags.
  */
-public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path tlsCert, Path tlsKey, Integer tlsPort) {
+public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path tlsCert, Path tlsKey, Integer tlsPort,
+                               List<String> allowedHosts) {
 
-    public static final SecuritySettings NONE = new SecuritySettings(null, null, null, null, null);
+    public static final SecuritySettings NONE = new SecuritySettings(null, null, null, null, null, null);
+
+    public SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path tlsCert, Path tlsKey, Integer tlsPort) {
+        this(auth, allowUnauthenticated, tlsCert, tlsKey, tlsPort, null);
+    }
 
     public SecurityConfig applyTo(SecurityConfig base) {
         SecurityConfig c = base;
         if (auth != null) c = c.withAuth(auth);
         if (allowUnauthenticated != null) c = c.withAllowUnauthenticated(allowUnauthenticated);
+        if (allowedHosts != null) c = c.withAllowedHosts(allowedHosts);
         if (tlsCert != null || tlsKey != null || tlsPort != null) {
             c = c.withTls(tlsCert != null ? tlsCert : c.tlsCert(), tlsKey != null ? tlsKey : c.tlsKey(),
                     tlsPort != null ? tlsPort : c.tlsPort());
@@ -52,7 +60,22 @@ public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path
         return new SecuritySettings(auth("HIKYAKU_AUTH", value(env, "HIKYAKU_AUTH")),
                 bool("HIKYAKU_ALLOW_UNAUTHENTICATED", value(env, "HIKYAKU_ALLOW_UNAUTHENTICATED")),
                 path(value(env, "HIKYAKU_TLS_CERT")), path(value(env, "HIKYAKU_TLS_KEY")),
-                SettingValues.port("HIKYAKU_TLS_PORT", value(env, "HIKYAKU_TLS_PORT")));
+                SettingValues.port("HIKYAKU_TLS_PORT", value(env, "HIKYAKU_TLS_PORT")),
+                hostList(value(env, "HIKYAKU_ALLOWED_HOSTS")));
+    }
+
+    /** {@code a.example, .lan, *}: comma-separated host names; null when not given. */
+    public static List<String> hostList(String text) {
+        if (text == null) {
+            return null;
+        }
+        List<String> hosts = new ArrayList<>();
+        for (String h : text.split(",")) {
+            if (!h.isBlank()) {
+                hosts.add(h.trim());
+            }
+        }
+        return hosts;
     }
 
     private static String value(java.util.Map<String, String> env, String name) {

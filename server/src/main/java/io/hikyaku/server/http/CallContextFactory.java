@@ -58,11 +58,21 @@ public final class CallContextFactory {
     }
 
     String accountOf(HttpRequestData request) {
-        String keyId = accessKeyFromAuthorization(request.header("authorization"));
+        // the first Authorization line, as the verifier reads it (a request repeating it is refused when authenticated)
+        String keyId = accessKeyFromAuthorization(firstHeader(request, "authorization"));
         if (keyId == null) {
             keyId = accessKeyFromQuery(request.rawQuery());
         }
         return keyId != null && ACCOUNT.matcher(keyId).matches() ? keyId : defaultAccount;
+    }
+
+    private static String firstHeader(HttpRequestData request, String name) {
+        for (var line : request.headerLines()) {
+            if (line.getKey().equals(name)) {
+                return line.getValue();
+            }
+        }
+        return null;
     }
 
     String baseUrlOf(HttpRequestData request) {

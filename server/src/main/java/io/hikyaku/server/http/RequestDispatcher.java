@@ -60,6 +60,7 @@ public final class RequestDispatcher {
     private final RequestAuthentication authentication;
     /** The Lambda event-source-mapping API (push delivery); supplies null while there is none. */
     private Supplier<LambdaApi> lambda = () -> null;
+    private CrossOriginGuard crossOrigin = CrossOriginGuard.ORIGIN_ONLY;
 
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving) {
         this(codec, service, contexts, serving, () -> null, null);
@@ -103,6 +104,12 @@ public final class RequestDispatcher {
         return this;
     }
 
+    /** Refuses browser requests as {@code guard} says (default: cross-origin ones). Call before serving. */
+    public RequestDispatcher crossOrigin(CrossOriginGuard guard) {
+        this.crossOrigin = guard;
+        return this;
+    }
+
     /** Serves CloudWatch API requests through {@code cloudWatch} (may be null). Call before serving. */
     public RequestDispatcher cloudWatch(CloudWatch cloudWatch) {
         this.cloudWatch = cloudWatch;
@@ -127,6 +134,11 @@ public final class RequestDispatcher {
         if (isRoot(raw)) {
             return done(root());
         }
+        // before /metrics, the console, admin and the APIs: no CSRF whatever the auth mode, no DNS rebinding with auth none
+        String crossOrigin = this.crossOrigin.refusal(raw);
+        if (crossOrigin != null) {
+            return done(safeError(raw, null, new ApiException("AccessDenied", crossOrigin), requestId));
+        }
         if (isMetrics(raw)) {
             if (metrics == null) {
                 return done(new HttpResponseData(404, JSON, "{\"error\":\"metrics are off\"}".getBytes(StandardCharsets.UTF_8)));
@@ -146,10 +158,6 @@ public final class RequestDispatcher {
                         "{\"error\":\"no admin endpoint (storage memory)\"}".getBytes(StandardCharsets.UTF_8)));
             }
             return new InFlight(admin.handle(raw, fromThisHost), null);
-        }
-        String crossOrigin = CrossOriginGuard.refusal(raw); // no CSRF, whatever the auth mode
-        if (crossOrigin != null) {
-            return done(safeError(raw, null, new ApiException("AccessDenied", crossOrigin), requestId));
         }
         long start = observers.isEmpty() ? 0 : System.nanoTime(); // only observers read it
         RequestContext caller = null;

@@ -83,4 +83,20 @@ class SecurityCommandLineTest {
         assertThat(first.out()).matches("accessKeyId: AKIA[A-Z2-7]{16}\\R" + "secretAccessKey: [A-Za-z0-9+/]{40}\\R");
         assertThat(first.out()).isNotEqualTo(second.out());
     }
+
+    @Test
+    void allowedHostsComeFromTheFileTheEnvironmentOrTheFlagLayeredAsEverySetting() throws Exception {
+        assertThat(new ServeCommand(Map.of()).resolveSecurity().allowedHosts()).isEmpty();
+        Path list = Files.writeString(dir.resolve("list.yaml"), "server:\n  allowedHosts: [queues.lan, .dev.example]\n");
+        Path text = Files.writeString(dir.resolve("text.yaml"), "server:\n  allowedHosts: \"a.lan, b.lan\"\n");
+        assertThat(new ServeCommand(Map.of()).resolveSecurity("--config", list.toString()).allowedHosts())
+                .containsExactly("queues.lan", ".dev.example");
+        assertThat(new ServeCommand(Map.of()).resolveSecurity("--config", text.toString()).allowedHosts()).containsExactly("a.lan", "b.lan");
+        assertThat(new ServeCommand(Map.of("HIKYAKU_ALLOWED_HOSTS", "env.lan")).resolveSecurity("--config", list.toString()).allowedHosts())
+                .containsExactly("env.lan");
+        assertThat(new ServeCommand(Map.of("HIKYAKU_ALLOWED_HOSTS", "env.lan")).resolveSecurity("--allowed-hosts", "flag.lan,*").allowedHosts())
+                .containsExactly("flag.lan", "*");
+        assertThatThrownBy(() -> new ServeCommand(Map.of()).resolveSecurity("--allowed-hosts", "http://x.lan/"))
+                .hasMessageContaining("allowed host");
+    }
 }

@@ -1,5 +1,6 @@
 package io.hikyaku.store.rocksdb;
 
+import io.hikyaku.engine.store.OwnerOnly;
 import io.hikyaku.engine.store.StoreException;
 
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.util.stream.Stream;
 final class DataDirectory implements AutoCloseable {
 
     static final String LOCK_FILE = "hikyaku.lock";
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DataDirectory.class);
 
     private final Path dir;
     private final FileChannel lockChannel;
@@ -53,15 +55,27 @@ final class DataDirectory implements AutoCloseable {
         return dir;
     }
 
+    /**
+     * A new directory is made 0700 (RocksDB creates its files with the process umask, often
+     * world-readable: the directory keeps other users out of them); an existing one is tightened.
+     */
     private static void createIfMissing(Path dir) {
         if (Files.isDirectory(dir)) {
+            try {
+                var removed = OwnerOnly.tighten(dir);
+                if (!removed.isEmpty()) {
+                    LOG.warn("Data directory {} was open to other users ({}); now owner-only (rwx------)", dir, OwnerOnly.describe(removed));
+                }
+            } catch (IOException e) {
+                throw new StoreException("cannot make data directory " + dir + " owner-only: " + describe(e), e);
+            }
             return;
         }
         if (Files.exists(dir)) {
             throw new StoreException("data directory " + dir + " is not a directory");
         }
         try {
-            Files.createDirectories(dir);
+            OwnerOnly.createDirectories(dir);
         } catch (IOException e) {
             throw new StoreException("cannot create data directory " + dir + ": " + describe(e), e);
         }
@@ -70,8 +84,8 @@ final class DataDirectory implements AutoCloseable {
     private static DataDirectory lock(Path dir) {
         FileChannel channel;
         try {
-            channel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE);
+            channel = FileChannel.open(dir.resolve(LOCK_FILE), java.util.EnumSet.of(StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE), OwnerOnly.file());
         } catch (IOException e) {
             throw new StoreException("data directory " + dir + " is not writable: " + describe(e), e);
         }

@@ -1,5 +1,6 @@
 package io.hikyaku.store.rocksdb;
 
+import io.hikyaku.engine.store.OwnerOnly;
 import io.hikyaku.engine.store.StoreException;
 
 import java.io.IOException;
@@ -55,8 +56,8 @@ final class DurableWatermark implements AutoCloseable {
 
     static DurableWatermark open(Path dir, long current) {
         try {
-            FileChannel ch = FileChannel.open(dir.resolve(NAME), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE);
+            FileChannel ch = FileChannel.open(dir.resolve(NAME), java.util.EnumSet.of(StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE), OwnerOnly.file());
             return new DurableWatermark(ch, current);
         } catch (IOException e) {
             throw new StoreException("cannot open " + dir.resolve(NAME) + ": " + DataDirectory.describe(e), e);

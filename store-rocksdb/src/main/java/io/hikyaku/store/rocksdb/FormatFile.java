@@ -1,5 +1,6 @@
 package io.hikyaku.store.rocksdb;
 
+import io.hikyaku.engine.store.OwnerOnly;
 import io.hikyaku.engine.store.StoreException;
 
 import java.io.IOException;
@@ -27,8 +28,8 @@ final class FormatFile {
         Path tmp = dir.resolve(NAME + ".tmp");
         byte[] content = (MAGIC + " " + CURRENT_VERSION + "\n").getBytes(StandardCharsets.US_ASCII);
         try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE,
-                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+            try (FileChannel ch = FileChannel.open(tmp, java.util.EnumSet.of(StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE), OwnerOnly.file())) {
                 ch.write(java.nio.ByteBuffer.wrap(content));
                 ch.force(true);
             }

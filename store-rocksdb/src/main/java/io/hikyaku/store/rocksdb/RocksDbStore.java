@@ -1,5 +1,6 @@
 package io.hikyaku.store.rocksdb;
 
+import io.hikyaku.engine.store.OwnerOnly;
 import io.hikyaku.engine.store.Keyspace;
 import io.hikyaku.engine.store.Store;
 import io.hikyaku.engine.store.StoreBatch;
@@ -566,6 +567,7 @@ public final class RocksDbStore implements Store {
             // Everything up to here is in the checkpoint: it gets the same "recovers at least" check.
             long included = lastWritten;
             checkpoint.createCheckpoint(target.toString());
+            OwnerOnly.tighten(target); // RocksDB made it with the umask; its hard-linked files are the live store's
             DurableWatermark.writeDurably(target, included);
             FormatFile.write(target);
         } catch (RocksDBException e) {
