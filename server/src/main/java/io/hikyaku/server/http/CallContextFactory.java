@@ -44,8 +44,18 @@ public final class CallContextFactory {
 
     /** The context of a call whose account authentication has decided (the principal's account). */
     public CallContext create(HttpRequestData request, String requestId, String accountId) {
+        return create(request, requestId, accountId, accountId);
+    }
+
+    /** As above, with the SenderId of the messages the principal sends (its unique id). */
+    public CallContext create(HttpRequestData request, String requestId, String accountId, String senderId) {
         return new CallContext(accountId, region, baseUrlOf(request), request.header("x-amzn-trace-id"), requestId,
-                defaultAccount);
+                defaultAccount, senderId);
+    }
+
+    /** The account a call without authentication acts in: a 12-digit access key id selects it, else the default. */
+    public String accountOfUnauthenticated(HttpRequestData request) {
+        return accountOf(request);
     }
 
     /** Base URL used for calls that come from no request (queues created at start-up). */
