@@ -8,9 +8,10 @@ import java.util.function.IntSupplier;
 import java.util.regex.Pattern;
 
 /**
- * Decides who is calling and how queue URLs are written back. Signatures are NOT verified (that
- * is a later feature): the access key id only selects the account, and only when it is exactly 12
- * digits, as LocalStack-style emulators do.
+ * Decides who is calling and how queue URLs are written back. With {@code --auth none} signatures
+ * are not verified: the access key id only selects the account, and only when it is exactly 12
+ * digits, as LocalStack-style emulators do; with {@code --auth sigv4} authentication decides the
+ * account and the SenderId and passes them in.
  */
 public final class CallContextFactory {
 
