@@ -230,6 +230,18 @@ def run():
         sqs.set_queue_attributes(QueueUrl=u, Attributes={"RedrivePolicy": "", "Policy": ""})
         a = sqs.get_queue_attributes(QueueUrl=u, AttributeNames=["All"])["Attributes"]
         expect(22, "empty RedrivePolicy/Policy removes them", "RedrivePolicy" not in a and "Policy" not in a, str(a))
+        sqs.set_queue_attributes(QueueUrl=u, Attributes={"Policy": json.dumps({"Version": "2012-10-17", "Statement": []})})
+        sqs.set_queue_attributes(QueueUrl=u, Attributes={"Policy": ""})
+        a = sqs.get_queue_attributes(QueueUrl=u, AttributeNames=["All"])["Attributes"]
+        expect(22, "empty Policy alone removes it", "Policy" not in a, str(a))
+        # Policies AWS accepts (AWS-validated tests): a Resource that is not an ARN, an ArnEquals placeholder,
+        # a statement without Resource; each is returned exactly as given
+        for doc in ('{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"*"},"Action":"sqs:SendMessage",'
+                    '"Resource":"queue_arn","Condition":{"ArnEquals":{"aws:SourceArn":"topic_arn"}}}]}',
+                    '{"Statement": [{"Effect": "Allow", "Principal": "*", "Action": "sqs:*"}]}'):
+            sqs.set_queue_attributes(QueueUrl=u, Attributes={"Policy": doc})
+            got = sqs.get_queue_attributes(QueueUrl=u, AttributeNames=["Policy"])["Attributes"].get("Policy")
+            expect(22, "policy AWS accepts is stored byte for byte", got == doc, str(got))
 
     # ---- C. SendMessage
     std = new_queue("std")
@@ -311,6 +323,9 @@ def run():
         seqs = [sqs.send_message(QueueUrl=fifo, MessageBody="s%d" % i, MessageGroupId="g", MessageDeduplicationId="s36-%d" % i)["SequenceNumber"]
                 for i in range(3)]
         expect(36, "SequenceNumber strictly increases", all(int(a) < int(b) for a, b in zip(seqs, seqs[1:])) and all(len(s) == 20 for s in seqs), str(seqs))
+        # SQS's numbers are large and not consecutive; a zero-padded counter (10000000000000000001) is not SQS's form
+        expect(36, "SequenceNumber is large and not a padded counter",
+               all(not s.startswith("1000000000") for s in seqs) and all(int(b) - int(a) > 1 for a, b in zip(seqs, seqs[1:])), str(seqs))
     if section(37):
         expect(37, "MD5 of 'test'", sqs.send_message(QueueUrl=std, MessageBody="test")["MD5OfMessageBody"] == "098f6bcd4621d373cade4e832627b4f6")
         expect(37, "MD5 of 'msg'", sqs.send_message(QueueUrl=std, MessageBody="msg")["MD5OfMessageBody"] == "6e2baaf3b97dbeef01c0043275f9a0e7")

@@ -12,9 +12,24 @@ package io.hikyaku.api;
  * @param requestId   the id the response will carry (x-amzn-RequestId)
  * @param defaultAccountId the server's default account: ElasticMQ-style queue URLs
  *                    ({@code /queue/{name}}) name its queues
+ * @param senderId    the SenderId of the messages the caller sends: the principal's unique id when
+ *                    authenticated ({@code AIDA...} for a user, {@code AROA...:session} for a role
+ *                    session), the account id for an account root or without authentication
  */
 public record CallContext(String accountId, String region, String baseUrl, String traceHeader, String requestId,
-                          String defaultAccountId) {
+                          String defaultAccountId, String senderId) {
+
+    public CallContext {
+        if (senderId == null) {
+            senderId = accountId;
+        }
+    }
+
+    /** A caller whose SenderId is its account id. */
+    public CallContext(String accountId, String region, String baseUrl, String traceHeader, String requestId,
+                       String defaultAccountId) {
+        this(accountId, region, baseUrl, traceHeader, requestId, defaultAccountId, accountId);
+    }
 
     /** A caller in the default account. */
     public CallContext(String accountId, String region, String baseUrl, String traceHeader, String requestId) {

@@ -38,10 +38,10 @@ final class SendEntries {
         FifoIds.check("MessageGroupId", groupId);
         String dedupId = entry.string("MessageDeduplicationId");
         FifoIds.check("MessageDeduplicationId", dedupId);
-        // SenderId: the caller's account id (SQS shows the caller's principal; an account is what we know).
+        // SenderId: the sending principal's unique id, as SQS shows it (the account id without authentication).
         // MD5OfBody is computed once: the response needs it, and the engine hands it back on receive.
         return new SendMessage(body, attributes.isEmpty() ? null : attributes, trace,
-                delay == null ? null : (int) (long) delay, groupId, dedupId, context.accountId(), ids.uuid(),
+                delay == null ? null : (int) (long) delay, groupId, dedupId, context.senderId(), ids.uuid(),
                 Md5s.ofBody(body));
     }
 

@@ -673,7 +673,7 @@ public final class QueueEngine {
             DedupEntry seen = q.dedup.get(scopeKey);
             if (seen != null && seen.expiresAt() > now) {
                 events.deduplicated(q.ref());
-                return new SendResult(seen.messageId(), seen.sequenceNumber());
+                return new SendResult(seen.messageId(), SendRules.wireSequenceNumber(q, seen.sequenceNumber()));
             }
         }
         int delay = q.fifo || m.delaySeconds() == null ? q.settings.delaySeconds : m.delaySeconds();
@@ -686,7 +686,7 @@ public final class QueueEngine {
         if (q.fifo) {
             q.putDedup(new DedupEntry(scopeKey, m.messageId(), seqNo, now + QueueState.DEDUP_WINDOW_MS), b);
         }
-        return new SendResult(m.messageId(), seqNo);
+        return new SendResult(m.messageId(), seqNo == null ? null : SendRules.wireSequenceNumber(q, seqNo));
     }
 
     /**
@@ -818,7 +818,7 @@ public final class QueueEngine {
             if (!expired && visible) {
                 StoredMessage sm = load(q, m); // a tail message has nothing cached: read from the store
                 out.add(new ReceivedMessage(sm.messageId(), null, sm.body(), sm.attributes(), sm.senderId(),
-                        sm.sentAt(), m.receiveCount, m.firstReceiveAt, sm.sequenceNumber(),
+                        sm.sentAt(), m.receiveCount, m.firstReceiveAt, SendRules.wireSequenceNumber(q, sm.sequenceNumber()),
                         q.fifo ? sm.deduplicationId() : null, sm.groupId(), sm.awsTraceHeader(), sm.sourceArn(),
                         sm.bodyDigest()));
             }

@@ -148,7 +148,7 @@ final class Receiver {
     static ReceivedMessage received(QueueState q, Message m, StoredMessage sm) {
         String handle = new ReceiptHandle(q.id, m.seq, m.receiveCount, m.nonce).encode();
         return new ReceivedMessage(sm.messageId(), handle, sm.body(), sm.attributes(), sm.senderId(), sm.sentAt(),
-                m.receiveCount, m.firstReceiveAt, sm.sequenceNumber(), q.fifo ? sm.deduplicationId() : null,
+                m.receiveCount, m.firstReceiveAt, SendRules.wireSequenceNumber(q, sm.sequenceNumber()), q.fifo ? sm.deduplicationId() : null,
                 sm.groupId(), sm.awsTraceHeader(), sm.sourceArn(), sm.bodyDigest());
     }
 }

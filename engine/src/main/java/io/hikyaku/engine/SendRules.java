@@ -45,7 +45,28 @@ final class SendRules {
         }
     }
 
-    /** SequenceNumber text: 20 digits, strictly increasing with the message seq. */
+    /**
+     * The SequenceNumber a client sees for one stored as {@link #sequenceNumber(long)} writes it: a
+     * 20-digit number like SQS's (large, not consecutive), the queue's creation second in the high
+     * digits, then the message seq times 1,000 plus a spread of the seq. It is computed on the way
+     * out, so the stored form (and the dedup keys and purge bounds built on it) is unchanged. The seq
+     * strictly increases per queue and is never reused across restarts (QueueState reserves seqs in
+     * META), so these numbers strictly increase; numbers of the stored form, which earlier versions
+     * returned, are all smaller. Only queue state goes in: apply stays deterministic. Text in any
+     * other form (none is written today) is returned as it is.
+     */
+    static String wireSequenceNumber(QueueState q, String stored) {
+        long seq = CompactIds.parseSequenceNumber(stored);
+        if (seq < 0 || seq > MAX_WIRE_SEQ) {
+            return stored;
+        }
+        return sequenceNumber(Math.floorDiv(q.createdAt, 1000L) * 1_000_000_000L + seq * 1000L + (seq * 617) % 1000);
+    }
+
+    /** Seqs whose wire number still fits 19 digits after the creation second (queues created before 2250). */
+    private static final long MAX_WIRE_SEQ = 7_000_000_000_000_000L / 1000;
+
+    /** SequenceNumber text for n: "1" and n zero-padded to 19 digits (the stored form DedupEntry compacts). */
     static String sequenceNumber(long seq) {
         if (seq < 0) {
             return "1" + String.format("%019d", seq); // never happens: seqs start at 1

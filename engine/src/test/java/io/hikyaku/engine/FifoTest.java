@@ -4,6 +4,7 @@ import static io.hikyaku.engine.QueueLifecycleTest.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -167,6 +168,29 @@ class FifoTest {
         assertThat(s1).hasSize(20);
         assertThat(new BigInteger(s2)).isGreaterThan(new BigInteger(s1));
         assertThat(f.receive(q, 1).get(0).sequenceNumber()).isEqualTo(s1);
+    }
+
+    /** Like SQS's: 20 digits, not consecutive, the queue's creation time in the high digits, above the old padded-counter form. */
+    @Test
+    void sequenceNumbersLookLikeAwsAndStayAboveTheOldForm() {
+        f.advance(1_765_000_000_000L - f.now); // an ordinary epoch time: the high digits carry it
+        QueueRef q = f.createFifo("aws.fifo");
+        List<BigInteger> seen = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            f.advance(7);
+            String s = f.sendFifo(q, "m" + i, "G", "d" + i).sequenceNumber();
+            assertThat(s).hasSize(20).matches("[1-9][0-9]{19}").doesNotStartWith("10000000000");
+            assertThat(s).startsWith("11765000000");
+            seen.add(new BigInteger(s));
+        }
+        for (int i = 1; i < seen.size(); i++) {
+            assertThat(seen.get(i)).isGreaterThan(seen.get(i - 1).add(BigInteger.ONE));
+        }
+        assertThat(seen.get(0)).isGreaterThan(new BigInteger(SendRules.sequenceNumber(1_000_000_000L))); // the stored form
+        f.restart();
+        BigInteger afterRestart = new BigInteger(f.sendFifo(q, "late", "G", "late").sequenceNumber());
+        assertThat(afterRestart).isGreaterThan(seen.get(seen.size() - 1));
+        assertThat(f.receive(q, 1).get(0).sequenceNumber()).isEqualTo(seen.get(0).toString());
     }
 
     @Test

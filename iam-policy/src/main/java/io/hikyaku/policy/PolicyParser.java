@@ -15,7 +15,10 @@ import java.util.regex.Pattern;
 
 /**
  * The policy grammar: JSON (no duplicate keys, nothing after the document) whose elements are
- * checked as IAM checks them. Every refusal names the element and the value at fault.
+ * checked as IAM checks them. Every refusal names the element and the value at fault. A queue
+ * policy ({@link PolicyKind#RESOURCE}) is parsed as SQS accepts it: a Resource that is not an ARN,
+ * a statement without Resource and an ARN condition value that is not an ARN are kept (SQS stores
+ * such documents as given) and simply match nothing, so they never allow and never deny.
  */
 final class PolicyParser {
 
@@ -35,6 +38,9 @@ final class PolicyParser {
     private static final String FOR_ANY = "ForAnyValue:";
     private static final String FOR_ALL = "ForAllValues:";
     private static final String IF_EXISTS = "IfExists";
+
+    /** A condition value that is not an ARN (SQS accepts placeholders): no request value matches it. */
+    private static final ConditionOperator.Value NO_ARN = (requestValue, context) -> false;
 
     private PolicyParser() {}
 
@@ -144,13 +150,18 @@ final class PolicyParser {
             String resourceName = resource != null ? "Resource" : "NotResource";
             resources = new ArrayList<>();
             for (String r : texts(resource != null ? resource : notResource, resourceName, where)) {
-                resources.add(resource(r, resourceName, where, kind, variables));
+                Wildcard w = resource(r, resourceName, where, kind, variables);
+                if (w != null) {
+                    resources.add(w);
+                }
             }
+        } else if (kind == PolicyKind.RESOURCE) {
+            resources = List.of(); // SQS accepts a statement without Resource; it never matches (below)
         } else if (kind.resourceRequired) {
             throw new PolicyException("Exactly one of Resource and NotResource is required in " + where);
         }
 
-        List<Condition> conditions = conditions(node.get("Condition"), where, variables);
+        List<Condition> conditions = conditions(node.get("Condition"), where, variables, kind);
         return new Statement(sid, effect, principals, notPrincipal != null, actions, notAction != null, resources,
                 notResource != null, conditions);
     }
@@ -160,6 +171,9 @@ final class PolicyParser {
         boolean arn = r.startsWith("arn:") && r.split(":", 6).length == 6;
         boolean legacy = kind == PolicyKind.RESOURCE && LEGACY_SQS_RESOURCE.matcher(r).matches();
         if (!r.equals("*") && !arn && !legacy) {
+            if (kind == PolicyKind.RESOURCE) {
+                return null; // SQS stores it; it names no queue, so it matches none
+            }
             throw new PolicyException("Invalid " + element + " \"" + r + "\" in " + where
                     + ": must be \"*\" or an ARN (arn:partition:service:region:account:resource)");
         }
@@ -190,7 +204,8 @@ final class PolicyParser {
         }
     }
 
-    private static List<Condition> conditions(JsonNode node, String where, boolean variables) throws PolicyException {
+    private static List<Condition> conditions(JsonNode node, String where, boolean variables, PolicyKind kind)
+            throws PolicyException {
         if (node == null) {
             return List.of();
         }
@@ -245,6 +260,10 @@ final class PolicyParser {
                     try {
                         compiled.add(op.compile(v, variables));
                     } catch (PolicyException e) {
+                        if (kind == PolicyKind.RESOURCE && op.type == ConditionOperator.Type.ARN) {
+                            compiled.add(NO_ARN); // SQS accepts any text for an ARN condition; no ARN equals it
+                            continue;
+                        }
                         throw new PolicyException(e.getMessage() + " (key " + key + " in " + where + ")");
                     }
                 }

@@ -6,6 +6,7 @@ import static io.hikyaku.policy.Contexts.QUEUE_ARN;
 import static io.hikyaku.policy.Policies.allowIdentity;
 import static io.hikyaku.policy.Policies.allowQueue;
 import static io.hikyaku.policy.Policies.denyIdentity;
+import static io.hikyaku.policy.Policies.resource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hikyaku.policy.Decision.Reason;
@@ -289,5 +290,24 @@ class PolicyEvaluatorTest {
         assertThat(eval(batch, List.of(identity), queue).allowed()).isTrue();
         assertThat(eval(Contexts.user(OTHER, "bob").action("sqs:SendMessage"), List.of(identity), queue).allowed()).isFalse();
         assertThat(eval(Contexts.user("333333333333", "eve").action("sqs:ReceiveMessage"), List.of(identity), queue).allowed()).isFalse();
+    }
+
+    /** Statement parts SQS accepts but that name no ARN never match: they neither allow nor deny. */
+    @Test
+    void partsThatNameNoArnMatchNothing() {
+        Contexts anon = Contexts.anonymous();
+        assertThat(eval(anon, List.of(), resource("{'Statement':{'Effect':'Allow','Principal':'*','Action':'*'}}")).allowed()).isFalse();
+        assertThat(eval(anon, List.of(), resource("{'Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'orders'}}"))
+                .allowed()).isFalse();
+        assertThat(eval(anon, List.of(), resource("{'Statement':{'Effect':'Allow','Principal':'*','Action':'*','NotResource':'orders'}}"))
+                .allowed()).isTrue();
+        String arnCondition = "{'Statement':[{'Effect':'Allow','Principal':'*','Action':'*','Resource':'*',"
+                + "'Condition':{'%s':{'aws:SourceArn':'topic_arn'}}}]}";
+        Contexts sns = Contexts.service("sns.amazonaws.com").key("aws:SourceArn", "arn:aws:sns:us-east-1:111111111111:t");
+        assertThat(eval(sns, List.of(), resource(arnCondition.formatted("ArnEquals"))).allowed()).isFalse();
+        assertThat(eval(sns, List.of(), resource(arnCondition.formatted("ArnNotLike"))).allowed()).isTrue();
+        Policy denyWithoutResource = resource("{'Statement':[{'Effect':'Allow','Principal':'*','Action':'*','Resource':'*'},"
+                + "{'Effect':'Deny','Principal':'*','Action':'*'}]}");
+        assertThat(eval(anon, List.of(), denyWithoutResource).allowed()).isTrue();
     }
 }

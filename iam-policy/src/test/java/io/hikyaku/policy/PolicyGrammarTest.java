@@ -57,9 +57,7 @@ class PolicyGrammarTest {
         both action forms               | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*','NotAction':'*','Resource':'*'}} | Exactly one of Action and NotAction
         action without service          | {'Statement':{'Effect':'Allow','Principal':'*','Action':'SendMessage','Resource':'*'}} | Invalid Action "SendMessage"
         action not a string             | {'Statement':{'Effect':'Allow','Principal':'*','Action':7,'Resource':'*'}}             | must be a string or a non-empty array
-        no resource                     | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*'}}                          | Exactly one of Resource and NotResource
         both resource forms             | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'*','NotResource':'*'}} | Only one of Resource and NotResource
-        resource not an ARN             | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'orders'}}      | Invalid Resource "orders"
         unknown operator                | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'*','Condition':{'StringSorta':{'aws:username':'a'}}}} | Unknown condition operator "StringSorta"
         Null with IfExists              | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'*','Condition':{'NullIfExists':{'aws:username':'true'}}}} | The Null operator takes neither IfExists
         Null with a set operator        | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'*','Condition':{'ForAnyValue:Null':{'aws:username':'true'}}}} | The Null operator takes neither
@@ -72,7 +70,6 @@ class PolicyGrammarTest {
         BinaryEquals not base64         | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'*','Condition':{'BinaryEquals':{'s:b':'!!'}}}} | BinaryEquals needs base64
         bad CIDR                        | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'*','Condition':{'IpAddress':{'aws:SourceIp':'10.0.0.0/33'}}}} | Invalid IP address or CIDR block
         bad IPv6                        | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'*','Condition':{'IpAddress':{'aws:SourceIp':'2001:db8::1::2'}}}} | Invalid IP address or CIDR block
-        ARN operator without ARN        | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'*','Condition':{'ArnEquals':{'aws:SourceArn':'orders'}}}} | Invalid ARN in condition
         unterminated variable           | {'Version':'2012-10-17','Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'arn:aws:sqs:*:*:${aws:username'}} | Unterminated policy variable
         NotPrincipal with Allow         | {'Statement':{'Effect':'Allow','NotPrincipal':{'AWS':'111111111111'},'Action':'*','Resource':'*'}} | NotPrincipal is supported only with Effect Deny
         duplicate Sid                   | {'Statement':[{'Sid':'a','Effect':'Allow','Principal':'*','Action':'*','Resource':'*'},{'Sid':'a','Effect':'Deny','Principal':'*','Action':'*','Resource':'*'}]} | Duplicate Sid "a"
@@ -80,6 +77,19 @@ class PolicyGrammarTest {
     void refusedAsResourcePolicy(String name, String document, String reason) {
         assertThatThrownBy(() -> Policy.parse(json(document), PolicyKind.RESOURCE))
                 .isInstanceOf(PolicyException.class).hasMessageContaining(reason);
+    }
+
+    /** SQS stores these queue policies as given (AWS-validated tests set them); the parts that name no ARN match nothing. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+        no resource              | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*'}}
+        resource not an ARN      | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'queue_arn'}}
+        ARN operator without ARN | {'Statement':{'Effect':'Allow','Principal':'*','Action':'*','Resource':'*','Condition':{'ArnEquals':{'aws:SourceArn':'topic_arn'}}}}
+        """)
+    void acceptedInAQueuePolicyOnly(String name, String document) throws Exception {
+        assertThat(Policy.parse(json(document), PolicyKind.RESOURCE).statements()).hasSize(1);
+        String identity = json(document).replace("'Principal':'*',".replace('\'', '"'), "");
+        assertThatThrownBy(() -> Policy.parse(identity, PolicyKind.IDENTITY)).isInstanceOf(PolicyException.class);
     }
 
     @Test

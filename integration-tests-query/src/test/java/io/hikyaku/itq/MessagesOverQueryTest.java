@@ -61,7 +61,7 @@ class MessagesOverQueryTest extends QueryTestBase {
         assertThat(all.getMessageAttributes().get("blob").getBinaryValue()).isEqualTo(ByteBuffer.wrap(new byte[] {0, 1, 2, (byte) 0xff}));
         assertThat(all.getMessageAttributes().get("order.id").getDataType()).isEqualTo("String.uuid");
         assertThat(all.getAttributes()).containsEntry("AWSTraceHeader", "Root=1-5759e988-bd862e3fe1be46a994272793")
-                .containsEntry("SenderId", ACCOUNT); // the sender's account until authentication names principals
+                .containsEntry("SenderId", ACCOUNT); // no authentication: the sender's account
 
         // A subset: the digest covers only the attributes returned (the SDK recomputes and compares it).
         Message some = sqs.receiveMessage(new ReceiveMessageRequest(url).withMessageAttributeNames("order.*", "count")

@@ -43,4 +43,31 @@ class PolicyOverQueryTest extends QueryTestBase {
         sqs.setQueueAttributes(url, Map.of("Policy", valid));
         assertThat(sqs.getQueueAttributes(url, List.of("Policy")).getAttributes()).containsEntry("Policy", valid);
     }
+
+    @Test
+    void anEmptyPolicyRemovesThePolicy() {
+        String name = unique("pol");
+        String url = sqs.createQueue(name).getQueueUrl();
+        String valid = "{\"Version\":\"2012-10-17\",\"Statement\":{\"Effect\":\"Allow\",\"Principal\":\"*\","
+                + "\"Action\":\"sqs:SendMessage\",\"Resource\":\"" + arn(name) + "\"}}";
+        sqs.setQueueAttributes(url, Map.of("Policy", valid));
+        sqs.setQueueAttributes(url, Map.of("Policy", ""));
+        assertThat(sqs.getQueueAttributes(url, List.of("Policy")).getAttributes()).doesNotContainKey("Policy");
+        String created = sqs.createQueue(new CreateQueueRequest(unique("pol")).withAttributes(Map.of("Policy", ""))).getQueueUrl();
+        assertThat(sqs.getQueueAttributes(created, List.of("Policy")).getAttributes()).doesNotContainKey("Policy");
+    }
+
+    @Test
+    void policiesAwsAcceptsAreStoredExactlyAsGiven() {
+        String name = unique("pol");
+        String url = sqs.createQueue(name).getQueueUrl();
+        String placeholders = "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":{\"AWS\":\"*\"},"
+                + "\"Action\":\"sqs:SendMessage\",\"Resource\":\"queue_arn\","
+                + "\"Condition\":{\"ArnEquals\":{\"aws:SourceArn\":\"topic_arn\"}}}]}";
+        sqs.setQueueAttributes(url, Map.of("Policy", placeholders));
+        assertThat(sqs.getQueueAttributes(url, List.of("Policy")).getAttributes()).containsEntry("Policy", placeholders);
+        String noResource = "{\"Statement\": [{\"Effect\": \"Allow\", \"Principal\": \"*\", \"Action\": \"sqs:*\"}]}";
+        sqs.setQueueAttributes(url, Map.of("Policy", noResource));
+        assertThat(sqs.getQueueAttributes(url, List.of("Policy")).getAttributes()).containsEntry("Policy", noResource);
+    }
 }

@@ -62,7 +62,6 @@ class QueuePolicyTest extends SqsTestBase {
                 policy(arn, "\"*\"", "\"sqs:SendMessage\"").replace("Allow", "Allowed"),
                 policy(arn, "{\"AWS\":\"arn:aws:iam::1111*\"}", "\"sqs:SendMessage\""),
                 policy(arn, "\"*\"", "\"SendMessage\""),
-                policy("my-queue", "\"*\"", "\"sqs:SendMessage\""),
                 policy(arn, "\"*\"", "\"sqs:SendMessage\"").replace("\"Resource\"",
                         "\"Condition\":{\"IpAddress\":{\"aws:SourceIp\":\"10.0.0.300/8\"}},\"Resource\""),
                 policy(arn, "\"*\"", "\"sqs:SendMessage\"").replace("\"Resource\"",
@@ -107,5 +106,35 @@ class QueuePolicyTest extends SqsTestBase {
                 .allowed()).isFalse();
         setPolicy(url, generated);
         assertThat(attribute(url, QueueAttributeName.POLICY)).isEqualTo(generated);
+    }
+
+    @Test
+    void anEmptyPolicyRemovesThePolicy() {
+        String name = unique("pol");
+        String url = createQueue(name);
+        setPolicy(url, policy(arn(name), "\"*\"", "\"sqs:SendMessage\""));
+        setPolicy(url, "");
+        assertThat(attributes(url, QueueAttributeName.POLICY)).isEmpty();
+        setPolicy(url, "");
+        assertThat(attributes(url, QueueAttributeName.POLICY)).isEmpty();
+        String created = createQueue(unique("pol"), Map.of(QueueAttributeName.POLICY, ""));
+        assertThat(attributes(created, QueueAttributeName.POLICY)).isEmpty();
+    }
+
+    /** Documents AWS accepts (AWS-validated tests): kept byte for byte; a part that cannot match an ARN matches nothing. */
+    @Test
+    void policiesAwsAcceptsAreStoredExactlyAsGiven() {
+        String name = unique("pol");
+        String url = createQueue(name);
+        String placeholders = "{\"Version\":\"2012-10-17\",\"Id\":\"x\",\"Statement\":[{\"Sid\":\"s\",\"Effect\":\"Allow\","
+                + "\"Principal\":{\"AWS\":\"*\"},\"Action\":\"sqs:SendMessage\",\"Resource\":\"queue_arn\","
+                + "\"Condition\":{\"ArnEquals\":{\"aws:SourceArn\":\"topic_arn\"}}}]}";
+        setPolicy(url, placeholders);
+        assertThat(attribute(url, QueueAttributeName.POLICY)).isEqualTo(placeholders);
+        String noResource = "{\n  \"Version\": \"2012-10-17\",\n  \"Statement\": [{\"Effect\": \"Allow\", "
+                + "\"Principal\": \"*\", \"Action\": \"sqs:*\"}]\n}";
+        setPolicy(url, noResource);
+        assertThat(attribute(url, QueueAttributeName.POLICY)).isEqualTo(noResource);
+        createQueue(unique("pol"), Map.of(QueueAttributeName.POLICY, placeholders));
     }
 }

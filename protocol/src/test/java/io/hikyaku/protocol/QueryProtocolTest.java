@@ -184,6 +184,19 @@ class QueryProtocolTest {
                 request.input());
     }
 
+    /** A message attribute under index 0, -1 or 14 digits names no list item: ignored like any unknown parameter. */
+    @Test
+    void messageAttributesUnderIndexesThatNameNoItemAreIgnored() {
+        ApiRequest request = CODEC.decode(form("Action=SendMessage&QueueUrl=u&MessageBody=b"
+                + "&MessageAttribute.0.Name=zero&MessageAttribute.0.Value.DataType=String&MessageAttribute.0.Value.StringValue=z"
+                + "&MessageAttribute.-1.Name=neg&MessageAttribute.-1.Value.DataType=String&MessageAttribute.-1.Value.StringValue=n"
+                + "&MessageAttribute.12345678901234.Name=big&MessageAttribute.12345678901234.Value.DataType=String"
+                + "&MessageAttribute.12345678901234.Value.StringValue=g"
+                + "&MessageAttribute.1.Name=kept&MessageAttribute.1.Value.DataType=String&MessageAttribute.1.Value.StringValue=k"));
+        assertEquals(tree("{\"kept\":{\"DataType\":\"String\",\"StringValue\":\"k\"}}"),
+                request.input().get("MessageAttributes"));
+    }
+
     @Test
     void gapsAreClosedAndOrderFollowsTheIndex() {
         ApiRequest request = CODEC.decode(form("Action=GetQueueAttributes&QueueUrl=u"

@@ -64,7 +64,7 @@ public record ServerConfig(String host, int port, String accountId, String regio
 
     public ServerConfig {
         if (engineShards < 1 || engineShards > MAX_ENGINE_SHARDS) {
-            throw new IllegalArgumentException("engine shards must be 1.." + MAX_ENGINE_SHARDS + ": " + engineShards);
+            throw new IllegalArgumentException("--engine-shards must be 1.." + MAX_ENGINE_SHARDS + " (HIKYAKU_ENGINE_SHARDS, engineShards in the config file), not " + engineShards);
         }
         Objects.requireNonNull(host, "host");
         if (host.isBlank()) {

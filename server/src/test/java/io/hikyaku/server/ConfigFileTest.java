@@ -90,6 +90,10 @@ class ConfigFileTest {
         assertThatThrownBy(() -> ConfigFile.parse("server:\n  port: 1\n  port: 2\n"))
                 .isInstanceOf(ConfigException.class);
         assertThatThrownBy(() -> ConfigFile.load(Path.of("/nonexistent/hikyaku.yaml")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("cannot read");
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("cannot read config file /nonexistent/hikyaku.yaml: No such file");
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"));
+        assertThatThrownBy(() -> ConfigFile.load(dir))
+                .isInstanceOf(ConfigException.class).hasMessage("cannot read config file " + dir + ": is a directory");
     }
 }

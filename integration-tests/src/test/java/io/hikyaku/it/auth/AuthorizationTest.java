@@ -64,6 +64,17 @@ class AuthorizationTest extends AuthTestBase {
         });
     }
 
+    /** Behaviour 22 with authentication on: an empty Policy removes the policy. */
+    @Test
+    void anEmptyPolicyRemovesThePolicy() {
+        String url = queueOfA("emptypolicy");
+        setPolicy(url, "{\"Effect\":\"Allow\",\"Principal\":{\"AWS\":\"" + B + "\"},\"Action\":\"sqs:SendMessage\","
+                + "\"Resource\":\"" + arnOfA("emptypolicy") + "\"}");
+        rootA().setQueueAttributes(b -> b.queueUrl(url).attributes(Map.of(QueueAttributeName.POLICY, "")));
+        assertThat(rootA().getQueueAttributes(b -> b.queueUrl(url).attributeNames(QueueAttributeName.POLICY)).attributes())
+                .isEmpty();
+    }
+
     @Test
     void aUserAllowedOnlyToSendCannotReceiveInEitherProtocol() {
         String url = rootA().getQueueUrl(b -> b.queueName("orders")).queueUrl();

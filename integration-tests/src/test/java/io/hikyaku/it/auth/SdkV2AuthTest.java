@@ -81,6 +81,35 @@ class SdkV2AuthTest extends AuthTestBase {
         }
     }
 
+    /** SenderId is the sending principal's unique id: the user's AIDA id, the session's AROA id:session, the root's account. */
+    @Test
+    void senderIdIsTheSendingPrincipal() {
+        String url = endpoint + "/" + A + "/orders";
+        String aliceId = sts(ALICE_1, ALICE_SECRET).getCallerIdentity().userId();
+        assertThat(aliceId).startsWith("AIDA");
+        SqsClient root = sqs(ROOT_A, ROOT_A_SECRET);
+        sqs(ALICE_1, ALICE_SECRET).sendMessage(b -> b.queueUrl(url).messageBody("from-alice"));
+        root.sendMessage(b -> b.queueUrl(url).messageBody("from-root"));
+        StsClient stsB = sts(ROOT_B, ROOT_B_SECRET);
+        String sessionId;
+        try (StsAssumeRoleCredentialsProvider provider = StsAssumeRoleCredentialsProvider.builder().stsClient(stsB)
+                .refreshRequest(r -> r.roleArn(WORKER_ARN).roleSessionName("sender")).build()) {
+            sessionId = sts(provider).getCallerIdentity().userId();
+            sqs(provider).sendMessage(b -> b.queueUrl(url).messageBody("from-session"));
+        }
+        java.util.Map<String, String> senders = new java.util.HashMap<>();
+        for (int i = 0; i < 10 && senders.size() < 3; i++) {
+            root.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10)
+                    .messageSystemAttributeNamesWithStrings("SenderId")).messages().forEach(m -> {
+                        senders.put(m.body(), m.attributesAsStrings().get("SenderId"));
+                        root.deleteMessage(d -> d.queueUrl(url).receiptHandle(m.receiptHandle()));
+                    });
+        }
+        assertThat(senders).containsEntry("from-alice", aliceId).containsEntry("from-root", A)
+                .containsEntry("from-session", sessionId);
+        assertThat(sessionId).matches("AROA[A-Z2-7]{17}:sender");
+    }
+
     @Test
     void assumeRoleResponseShape() {
         AssumeRoleResponse r = sts(ROOT_B, ROOT_B_SECRET).assumeRole(b -> b.roleArn(WORKER_ARN).roleSessionName("shape").durationSeconds(900));

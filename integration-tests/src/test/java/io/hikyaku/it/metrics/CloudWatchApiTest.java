@@ -155,9 +155,30 @@ class CloudWatchApiTest extends SqsTestBase {
         return p;
     }
 
+    /** With auth none, a 12-digit access key id selects the account for the CloudWatch API as for SQS. */
+    @Test
+    void aTwelveDigitKeySelectsTheAccount() throws Exception {
+        String name = unique("cw-account");
+        String other = "111122223333";
+        v2Client(other).createQueue(b -> b.queueName(name));
+        v2Client(other).sendMessage(b -> b.queueUrl(endpoint + "/" + other + "/" + name).messageBody("x"));
+        server.cloudWatch().sampleNow();
+        clock.advance(Duration.ofSeconds(60));
+        server.cloudWatch().sampleNow();
+        List<String> listMetrics = List.of("aws", "cloudwatch", "list-metrics", "--endpoint-url", endpoint, "--namespace",
+                "AWS/SQS", "--metric-name", "NumberOfMessagesSent", "--dimensions", "Name=QueueName,Value=" + name,
+                "--output", "json");
+        assertThat(run(listMetrics, other).get("Metrics")).hasSize(1);
+        assertThat(run(listMetrics).get("Metrics")).isEmpty(); // the default account has no such queue
+    }
+
     private static JsonNode run(List<String> command) throws Exception {
+        return run(command, "test");
+    }
+
+    private static JsonNode run(List<String> command, String accessKeyId) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().put("AWS_ACCESS_KEY_ID", "test");
+        pb.environment().put("AWS_ACCESS_KEY_ID", accessKeyId);
         pb.environment().put("AWS_SECRET_ACCESS_KEY", "test");
         pb.environment().put("AWS_DEFAULT_REGION", "us-east-1");
         pb.redirectError(ProcessBuilder.Redirect.INHERIT);

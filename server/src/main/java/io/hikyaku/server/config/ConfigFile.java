@@ -52,10 +52,13 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public static ConfigFile load(Path file) {
+        if (Files.isDirectory(file)) {
+            throw new ConfigException("cannot read config file " + file + ": is a directory");
+        }
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             return parse(reader, file.toString(), file.toAbsolutePath().getParent());
         } catch (IOException e) {
-            throw new ConfigException("cannot read config file " + file + ": " + e.getMessage(), e);
+            throw new ConfigException("cannot read config file " + file + ": " + ReadFailures.why(e), e);
         }
     }
 

@@ -8,9 +8,10 @@ import java.util.function.IntSupplier;
 import java.util.regex.Pattern;
 
 /**
- * Decides who is calling and how queue URLs are written back. Signatures are NOT verified (that
- * is a later feature): the access key id only selects the account, and only when it is exactly 12
- * digits, as LocalStack-style emulators do.
+ * Decides who is calling and how queue URLs are written back. With {@code --auth none} signatures
+ * are not verified: the access key id only selects the account, and only when it is exactly 12
+ * digits, as LocalStack-style emulators do; with {@code --auth sigv4} authentication decides the
+ * account and the SenderId and passes them in.
  */
 public final class CallContextFactory {
 
@@ -44,8 +45,18 @@ public final class CallContextFactory {
 
     /** The context of a call whose account authentication has decided (the principal's account). */
     public CallContext create(HttpRequestData request, String requestId, String accountId) {
+        return create(request, requestId, accountId, accountId);
+    }
+
+    /** As above, with the SenderId of the messages the principal sends (its unique id). */
+    public CallContext create(HttpRequestData request, String requestId, String accountId, String senderId) {
         return new CallContext(accountId, region, baseUrlOf(request), request.header("x-amzn-trace-id"), requestId,
-                defaultAccount);
+                defaultAccount, senderId);
+    }
+
+    /** The account a call without authentication acts in: a 12-digit access key id selects it, else the default. */
+    public String accountOfUnauthenticated(HttpRequestData request) {
+        return accountOf(request);
     }
 
     /** Base URL used for calls that come from no request (queues created at start-up). */

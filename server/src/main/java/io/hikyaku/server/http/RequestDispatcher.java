@@ -188,7 +188,8 @@ public final class RequestDispatcher {
         }
         if (cloudWatch != null && cloudWatch.accepts(raw)) { // authenticated and authorized (cloudwatch:*) when auth is on
             io.hikyaku.cloudwatch.CloudWatchCaller cw = caller == null ? null : authentication.cloudWatchCaller(caller);
-            return done(cw == null ? cloudWatch.handle(raw, requestId) : cloudWatch.handle(raw, requestId, cw));
+            return done(cw != null ? cloudWatch.handle(raw, requestId, cw)
+                    : cloudWatch.handle(raw, requestId, contexts.accountOfUnauthenticated(raw)));
         }
         ApiRequest decoded;
         try {
@@ -204,7 +205,7 @@ public final class RequestDispatcher {
             CallContext context;
             if (caller != null) {
                 authentication.authorize(caller, decoded);
-                context = contexts.create(raw, requestId, caller.principal().accountId());
+                context = contexts.create(raw, requestId, caller.principal().accountId(), SenderIds.of(caller.principal()));
             } else {
                 context = contexts.create(raw, requestId);
             }
