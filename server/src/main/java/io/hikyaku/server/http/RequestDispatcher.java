@@ -2,6 +2,8 @@ package io.hikyaku.server.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.api.CallContext;
+import io.hikyaku.api.ResolvedRequest;
+import io.hikyaku.api.SqsRequests;
 import io.hikyaku.api.SqsService;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
@@ -193,14 +195,14 @@ public final class RequestDispatcher {
         Exchange exchange = exchange(start, requestId, decoded, raw, peer);
         CompletableFuture<ObjectNode> call;
         try {
-            CallContext context;
+            CallContext context = caller != null ? contexts.create(raw, requestId, caller.principal().accountId())
+                    : contexts.create(raw, requestId);
+            // The target is resolved once: authorization checks it, the service acts on it.
+            ResolvedRequest resolved = SqsRequests.resolve(decoded, context); // not in the table: InvalidAction
             if (caller != null) {
-                authentication.authorize(caller, decoded);
-                context = contexts.create(raw, requestId, caller.principal().accountId());
-            } else {
-                context = contexts.create(raw, requestId);
+                authentication.authorize(caller, resolved);
             }
-            call = service.invoke(context, decoded);
+            call = service.invoke(context, resolved);
             if (call == null) {
                 throw new IllegalStateException("service returned no future for " + decoded.action());
             }
