@@ -73,7 +73,12 @@ public final class RequestAuthentication {
      * Either the request context of an SQS call (who calls, from where, over what, when: what
      * authorization decides on), or a response to send as it is (STS, or an authentication failure).
      */
-    public record Outcome(RequestContext context, HttpResponseData response) {}
+    public record Outcome(RequestContext context, HttpResponseData response, String signingService) {
+
+        Outcome(RequestContext context, HttpResponseData response) {
+            this(context, response, null);
+        }
+    }
 
     public Outcome authenticate(HttpRequestData raw, ProtocolCodec codec, String requestId) {
         SignedRequest signed = SignedRequests.of(raw);
@@ -90,7 +95,10 @@ public final class RequestAuthentication {
         if (forSts) {
             return new Outcome(null, sts.handle(raw, principal, requestId, clock.instant()));
         }
-        return new Outcome(new RequestContext(principal, raw.sourceIp(), raw.secure(), clock.instant(), raw.header("user-agent")), null);
+        // The scope's service routes the request only where signatures are verified (ServiceRoute).
+        String scope = enforce && !principal.isAnonymous() ? SigV4Verifier.scopeService(signed) : null;
+        return new Outcome(new RequestContext(principal, raw.sourceIp(), raw.secure(), clock.instant(), raw.header("user-agent")),
+                null, scope);
     }
 
     /**

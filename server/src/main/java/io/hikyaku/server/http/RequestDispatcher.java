@@ -155,6 +155,7 @@ public final class RequestDispatcher {
         }
         long start = observers.isEmpty() ? 0 : System.nanoTime(); // only observers read it
         RequestContext caller = null;
+        String signingService = null;
         if (authentication != null) {
             RequestAuthentication.Outcome outcome;
             try {
@@ -166,8 +167,15 @@ public final class RequestDispatcher {
                 return done(outcome.response());
             }
             caller = outcome.context();
+            signingService = outcome.signingService();
         }
-        if (LambdaApi.handles(raw.path())) { // authenticated and authorized (lambda:*) like any call; acts in the caller's account
+        ServiceRoute route = ServiceRoute.of(raw, signingService, cloudWatch == null ? null : cloudWatch::accepts);
+        if (route == null) {
+            return done(safeError(raw, null, new ApiException("SignatureDoesNotMatch",
+                    "Credential should be scoped to correct service: '" + ServiceRoute.byShape(raw,
+                            cloudWatch == null ? null : cloudWatch::accepts).signingName + "'."), requestId));
+        }
+        if (route == ServiceRoute.LAMBDA) { // authorized through the Lambda operation table; acts in the caller's account
             HttpResponseData refused = caller == null ? null : authentication.authorizeLambda(caller, raw);
             if (refused != null) {
                 return done(refused);
@@ -180,7 +188,7 @@ public final class RequestDispatcher {
             return new InFlight(api.handle(raw, caller != null && caller.principal().accountId() != null
                     ? caller.principal().accountId() : contexts.create(raw, requestId).accountId()), null);
         }
-        if (cloudWatch != null && cloudWatch.accepts(raw)) { // authenticated and authorized (cloudwatch:*) when auth is on
+        if (route == ServiceRoute.CLOUDWATCH) { // authenticated and authorized (cloudwatch:*) when auth is on
             io.hikyaku.cloudwatch.CloudWatchCaller cw = caller == null ? null : authentication.cloudWatchCaller(caller);
             return done(cw == null ? cloudWatch.handle(raw, requestId) : cloudWatch.handle(raw, requestId, cw));
         }
@@ -197,12 +205,14 @@ public final class RequestDispatcher {
         try {
             CallContext context = caller != null ? contexts.create(raw, requestId, caller.principal().accountId())
                     : contexts.create(raw, requestId);
-            // The target is resolved once: authorization checks it, the service acts on it.
-            ResolvedRequest resolved = SqsRequests.resolve(decoded, context); // not in the table: InvalidAction
-            if (caller != null) {
+            if (authentication != null) {
+                // The target is resolved once: authorization checks it, the service acts on it.
+                ResolvedRequest resolved = SqsRequests.resolve(decoded, context); // not in the table: InvalidAction
                 authentication.authorize(caller, resolved);
+                call = service.invoke(context, resolved);
+            } else {
+                call = service.invoke(context, decoded); // the bare pipeline (tests): the service resolves it itself
             }
-            call = service.invoke(context, resolved);
             if (call == null) {
                 throw new IllegalStateException("service returned no future for " + decoded.action());
             }

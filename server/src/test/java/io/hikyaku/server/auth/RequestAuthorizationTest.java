@@ -57,6 +57,9 @@ class RequestAuthorizationTest {
         for (String op : new String[] {"ReceiveMessage", "GetQueueAttributes", "SendMessage", "DeleteQueue"}) {
             denied(op, "{\"QueueUrl\":\"\"}", "/222222222222/q", "sqs:" + op.toLowerCase(java.util.Locale.ROOT), "222222222222:q");
             denied(op, "{}", "/queue/q", "sqs:" + op.toLowerCase(java.util.Locale.ROOT), "000000000000:q");
+            if (op.equals("SendMessage")) {
+                continue; // what it may do, it still may (below)
+            }
             assertThatThrownBy(() -> check(sender, request(op, "{\"QueueUrl\":\"\"}", "/q")))
                     .as(op).hasMessageContaining("is not authorized to perform: sqs:" + op.toLowerCase(java.util.Locale.ROOT));
         }
