@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The SqsService: routes each call to the engine shard that owns its account ({@link ShardRouting};
+ * The SqsService: routes each call to the engine shard that owns its account (the resolved request's account, {@link ResolvedRequest};
  * one shard unless the server runs several), which dispatches the 23 actions and drives its timers
  * and long-poll deadlines. Shards share the store and one {@link StoreFence}: a failed write stops
  * every shard until {@link StoreRecovery} has reloaded them all.
@@ -106,11 +106,24 @@ final class DefaultSqsService implements SqsService, ServiceView {
      */
     @Override
     public CompletableFuture<ObjectNode> invoke(CallContext context, ApiRequest request) {
+        ResolvedRequest resolved;
+        try {
+            resolved = SqsRequests.resolve(request, context);
+        } catch (ApiException notInTable) {
+            return CompletableFuture.failedFuture(notInTable);
+        }
+        return invoke(context, resolved);
+    }
+
+    @Override
+    public CompletableFuture<ObjectNode> invoke(CallContext context, ResolvedRequest resolved) {
         if (closed.get()) {
             return CompletableFuture.failedFuture(new ApiException("ServiceUnavailable", "The service is shutting down."));
         }
-        Input in = new Input(request.input(), request.protocol(), context);
-        Shard shard = shards[ShardRouting.shardOf(context, request, in, shards.length)];
+        ApiRequest request = resolved.request();
+        Input in = new Input(resolved, context);
+        String account = resolved.account() != null ? resolved.account() : context == null ? "" : context.accountId();
+        Shard shard = shards[shards.length == 1 ? 0 : EngineShard.of(account == null ? "" : account, shards.length)];
         CompletableFuture<ObjectNode> out = new CompletableFuture<>();
         try {
             shard.commands.submit(() -> run(shard, context, request, in, out));

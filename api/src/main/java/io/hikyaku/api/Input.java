@@ -22,15 +22,38 @@ final class Input {
     private final WireProtocol protocol;
     /** Who sent the request (a bare queue name in QueueUrl is that caller's queue); null for nested inputs. */
     private final CallContext caller;
+    /** The request's target, resolved once ({@link SqsRequests}); null for nested inputs. */
+    private final ResolvedRequest target;
 
     Input(ObjectNode node, WireProtocol protocol) {
         this(node, protocol, null);
     }
 
     Input(ObjectNode node, WireProtocol protocol, CallContext caller) {
+        this(node, protocol, caller, null);
+    }
+
+    /** The input of a request whose target {@code target} resolved. */
+    Input(ResolvedRequest target, CallContext caller) {
+        this(target.request().input(), target.request().protocol(), caller, target);
+    }
+
+    private Input(ObjectNode node, WireProtocol protocol, CallContext caller, ResolvedRequest target) {
         this.node = node == null ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode() : node;
         this.protocol = protocol;
         this.caller = caller;
+        this.target = target;
+    }
+
+    /**
+     * The queue the request acts on, as resolved once for authorization and routing.
+     * @throws io.hikyaku.protocol.ApiException the request's addressing error when it names none
+     */
+    io.hikyaku.engine.QueueRef queue() {
+        if (target == null) {
+            throw new IllegalStateException("an input without a resolved target has no queue");
+        }
+        return target.requireQueue();
     }
 
     CallContext caller() {

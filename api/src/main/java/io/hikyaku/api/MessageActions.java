@@ -30,7 +30,7 @@ final class MessageActions {
 
     CompletableFuture<ObjectNode> sendMessage(CallContext context, ApiRequest request, Input in) {
         MessageAttributesReader.checkBlobs(in);
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         SendMessage message = SendEntries.read(in, context, ids);
         return changeAndWake(queue, (engine, now) -> gate.<SendResult>apply(new Command.SendMessage(queue, message, now)))
                 .thenApply(result -> SendEntries.result(Json.object(), message, result));
@@ -43,7 +43,7 @@ final class MessageActions {
                 MessageAttributesReader.checkBlobs(entry);
             }
         }
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         List<Input> entries = BatchRules.entries(in, "SendMessageBatchRequestEntry");
         long payload = 0;
         for (Input entry : entries) {
@@ -86,14 +86,14 @@ final class MessageActions {
     }
 
     CompletableFuture<ObjectNode> deleteMessage(ApiRequest request, Input in) {
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         String handle = in.requiredString("ReceiptHandle");
         return changeAndWake(queue, (engine, now) -> gate.<Void>apply(new Command.DeleteMessage(queue, handle, now)))
                 .thenApply(v -> Json.object());
     }
 
     CompletableFuture<ObjectNode> deleteMessageBatch(ApiRequest request, Input in) {
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         List<Input> entries = BatchRules.entries(in, "DeleteMessageBatchRequestEntry");
         ArrayNode failed = Json.array();
         List<String> ids = new ArrayList<>();
@@ -113,7 +113,7 @@ final class MessageActions {
     }
 
     CompletableFuture<ObjectNode> changeMessageVisibility(ApiRequest request, Input in) {
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         String handle = in.requiredString("ReceiptHandle");
         int timeout = visibilityTimeout(in);
         return changeAndWake(queue, (engine, now) -> gate.<Void>apply(new Command.ChangeVisibility(queue, handle, timeout, now)))
@@ -121,7 +121,7 @@ final class MessageActions {
     }
 
     CompletableFuture<ObjectNode> changeMessageVisibilityBatch(ApiRequest request, Input in) {
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         List<Input> entries = BatchRules.entries(in, "ChangeMessageVisibilityBatchRequestEntry");
         ArrayNode failed = Json.array();
         List<String> ids = new ArrayList<>();

@@ -31,7 +31,7 @@ final class PeekActions {
     }
 
     CompletableFuture<ObjectNode> peek(ApiRequest request, Input in) {
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         Long max = in.integer("MaxNumberOfMessages", MAX_REASON);
         if (max != null && (max < 1 || max > 10)) {
             throw Errors.invalidValue("MaxNumberOfMessages", max, MAX_REASON);

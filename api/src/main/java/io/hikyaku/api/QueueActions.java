@@ -28,7 +28,7 @@ final class QueueActions {
     }
 
     CompletableFuture<ObjectNode> createQueue(CallContext context, Input in) {
-        String name = in.requiredString("QueueName");
+        String name = in.queue().name(); // the caller's account: the queue authorized
         var attributes = QueueAttributesReader.read(in.stringMap("Attributes"));
         Map<String, String> tags = in.stringMap("tags");
         if (tags.isEmpty()) {
@@ -39,11 +39,11 @@ final class QueueActions {
         Map<String, String> given = tags.isEmpty() ? null : tags;
         return gate.write((engine, now) -> gate.<QueueInfo>apply(new Command.CreateQueue(
                         new CreateQueue(context.accountId(), context.region(), name, attributes, given, now))))
-                .thenApply(info -> Json.object().put("QueueUrl", QueueUrls.url(context.baseUrl(), info.ref())));
+                .thenApply(info -> Json.object().put("QueueUrl", QueueAddress.url(context.baseUrl(), info.ref())));
     }
 
     CompletableFuture<ObjectNode> deleteQueue(ApiRequest request, Input in) {
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         Completions completions = new Completions();
         List<Durable<Void>> holder = new ArrayList<>(1);
         gate.locked(() -> {
@@ -55,11 +55,9 @@ final class QueueActions {
     }
 
     CompletableFuture<ObjectNode> getQueueUrl(CallContext context, Input in) {
-        String name = in.requiredString("QueueName");
-        String owner = in.string("QueueOwnerAWSAccountId");
-        QueueRef ref = new QueueRef(owner == null || owner.isEmpty() ? context.accountId() : owner, name);
+        QueueRef ref = in.queue(); // QueueName in QueueOwnerAWSAccountId or the caller's account
         QueueInfo info = gate.read((engine, now) -> engine.getQueue(ref));
-        return done(Json.object().put("QueueUrl", QueueUrls.url(context.baseUrl(), info.ref())));
+        return done(Json.object().put("QueueUrl", QueueAddress.url(context.baseUrl(), info.ref())));
     }
 
     CompletableFuture<ObjectNode> listQueues(CallContext context, Input in) {
@@ -76,7 +74,7 @@ final class QueueActions {
     }
 
     CompletableFuture<ObjectNode> listDeadLetterSourceQueues(CallContext context, ApiRequest request, Input in) {
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         Integer max = maxResults(in);
         String token = in.string("NextToken");
         QueuePage page = gate.read((engine, now) -> engine.listDeadLetterSourceQueues(queue, max, token));
@@ -87,7 +85,7 @@ final class QueueActions {
     }
 
     CompletableFuture<ObjectNode> getQueueAttributes(ApiRequest request, Input in) {
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         List<String> names = in.stringList("AttributeNames");
         Map<String, String> attributes = gate.read((engine, now) -> {
             gate.apply(new Command.Advance(queue, now)); // what is due by now, so the read itself writes nothing
@@ -101,7 +99,7 @@ final class QueueActions {
     }
 
     CompletableFuture<ObjectNode> setQueueAttributes(ApiRequest request, Input in) {
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         if (!in.has("Attributes")) {
             throw Errors.missing("Attributes");
         }
@@ -111,12 +109,12 @@ final class QueueActions {
     }
 
     CompletableFuture<ObjectNode> purgeQueue(ApiRequest request, Input in) {
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         return gate.write((engine, now) -> gate.apply(new Command.PurgeQueue(queue, now))).thenApply(v -> Json.object());
     }
 
     CompletableFuture<ObjectNode> listQueueTags(ApiRequest request, Input in) {
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         Map<String, String> tags = gate.read((engine, now) -> engine.listQueueTags(queue));
         ObjectNode out = Json.object();
         if (!tags.isEmpty()) {
@@ -126,7 +124,7 @@ final class QueueActions {
     }
 
     CompletableFuture<ObjectNode> tagQueue(ApiRequest request, Input in) {
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         Map<String, String> tags = TagRules.check(in.stringMap("Tags"));
         if (tags.isEmpty()) {
             throw Errors.missing("Tags"); // an empty map too, in both protocols (sqs-behaviours 89)
@@ -138,7 +136,7 @@ final class QueueActions {
     }
 
     CompletableFuture<ObjectNode> untagQueue(ApiRequest request, Input in) {
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         if (!in.has("TagKeys") && !in.isQuery()) {
             throw Errors.missing("TagKeys");
         }
@@ -151,7 +149,7 @@ final class QueueActions {
     }
 
     CompletableFuture<ObjectNode> addPermission(ApiRequest request, Input in) {
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         String label = in.requiredString("Label");
         List<String> accounts = in.stringList("AWSAccountIds");
         if (accounts.isEmpty()) {
@@ -169,7 +167,7 @@ final class QueueActions {
     }
 
     CompletableFuture<ObjectNode> removePermission(ApiRequest request, Input in) {
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
         String label = in.requiredString("Label");
         return gate.write((engine, now) -> gate.apply(new Command.RemovePermission(queue, label, now)))
                 .thenApply(v -> Json.object());
@@ -178,7 +176,7 @@ final class QueueActions {
     private static ArrayNode urls(CallContext context, QueuePage page) {
         ArrayNode urls = Json.array();
         for (QueueInfo q : page.queues()) {
-            urls.add(QueueUrls.url(context.baseUrl(), q.ref()));
+            urls.add(QueueAddress.url(context.baseUrl(), q.ref()));
         }
         return urls;
     }

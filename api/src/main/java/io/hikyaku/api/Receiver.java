@@ -64,7 +64,7 @@ final class Receiver {
         FifoIds.check("ReceiveRequestAttemptId", attemptId);
         ReceiveCall call = new ReceiveCall(max, visibility == null ? null : (int) (long) visibility,
                 attemptId, ReceiveSelection.of(in), ids.receiptNonce());
-        QueueRef queue = QueueUrls.resolve(in, request.path());
+        QueueRef queue = in.queue();
 
         CompletableFuture<ObjectNode> out = new CompletableFuture<>();
         Completions completions = new Completions();

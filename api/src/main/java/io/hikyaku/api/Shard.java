@@ -15,7 +15,7 @@ import java.util.function.Supplier;
 /**
  * One engine shard at work: its engine behind its own gate (lock and sequence of time), its own
  * engine thread and command queue, timer thread, long polls and the actions that drive them. Shards
- * share only the store and its fence; a request reaches exactly one of them ({@link ShardRouting}).
+ * share only the store and its fence; a request reaches exactly one of them (the account of its {@link ResolvedRequest}).
  */
 final class Shard {
 
@@ -117,7 +117,7 @@ final class Shard {
     private static boolean isAccountLevelActionOnQueueUrl(ApiRequest r, String action) {
         return r.protocol() == io.hikyaku.protocol.WireProtocol.QUERY
                 && (action.equals("CreateQueue") || action.equals("ListQueues"))
-                && QueueUrls.parsePath(r.path()).isPresent();
+                && QueueAddress.parsePath(r.path()).isPresent();
     }
 
     /** One timer round: due engine timers, woken long polls, expired waits; returns the next deadline. */

@@ -18,6 +18,14 @@ public interface SqsService extends AutoCloseable {
     CompletableFuture<ObjectNode> invoke(CallContext context, ApiRequest request);
 
     /**
+     * Runs a request whose target the caller has already resolved ({@link SqsRequests#resolve}) and
+     * authorized: the service acts on exactly that target and parses no address again.
+     */
+    default CompletableFuture<ObjectNode> invoke(CallContext context, ResolvedRequest request) {
+        return invoke(context, request.request());
+    }
+
+    /**
      * A stop begins: every parked long poll is answered now (an empty receive, as when its wait ends),
      * and receives that arrive from now on answer at once instead of parking. Everything else keeps
      * working until {@link #close()}, so writes in flight finish. Returns how many polls were answered.

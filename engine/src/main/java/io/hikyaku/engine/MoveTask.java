@@ -70,7 +70,20 @@ final class MoveTask {
         return Base64.getEncoder().encodeToString(json.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** [taskId, sourceArn] from a handle, or null when it does not decode. */
+    /** A string in JSON, with its escapes of '"' and '\\' (all a handle we minted can hold). */
+    private static final String JSON_STRING = "\"((?:[^\"\\\\]|\\\\.)*)\"";
+    /**
+     * A handle's JSON: exactly one taskId and one sourceArn, in either order, nothing else. A key
+     * given twice is refused rather than read one way here and another way elsewhere.
+     */
+    private static final java.util.regex.Pattern HANDLE_JSON = java.util.regex.Pattern.compile(
+            "\\s*\\{\\s*\"(taskId|sourceArn)\"\\s*:\\s*" + JSON_STRING
+                    + "\\s*,\\s*\"(taskId|sourceArn)\"\\s*:\\s*" + JSON_STRING + "\\s*}\\s*");
+
+    /**
+     * [taskId, sourceArn] from a handle, or null when it does not decode: the one parser of task
+     * handles (authorization and routing read the source through {@link QueueEngine#sourceArnOfTaskHandle}).
+     */
     static String[] parseHandle(String handle) {
         if (handle == null) {
             return null;
@@ -81,9 +94,17 @@ final class MoveTask {
         } catch (IllegalArgumentException e) {
             return null;
         }
-        String id = jsonString(json, "taskId");
-        String arn = jsonString(json, "sourceArn");
-        return id == null || arn == null ? null : new String[] {id, arn};
+        var m = HANDLE_JSON.matcher(json);
+        if (!m.matches() || m.group(1).equals(m.group(3))) {
+            return null; // not our shape, or one key twice
+        }
+        String first = unescape(m.group(2));
+        String second = unescape(m.group(4));
+        return m.group(1).equals("taskId") ? new String[] {first, second} : new String[] {second, first};
+    }
+
+    private static String unescape(String jsonString) {
+        return jsonString.replace("\\\"", "\"").replace("\\\\", "\\");
     }
 
     /** The account of a queue ARN ({@code arn:aws:sqs:region:account:name}), or "" when it is not one. */
@@ -101,9 +122,10 @@ final class MoveTask {
         return parts == null ? null : accountOf(parts[1]);
     }
 
-    private static String jsonString(String json, String field) {
-        var m = java.util.regex.Pattern.compile("\"" + field + "\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"").matcher(json);
-        return m.find() ? m.group(1).replace("\\\"", "\"").replace("\\\\", "\\") : null;
+    /** The source queue ARN a task handle names, or null when it does not decode. */
+    static String sourceArnOfHandle(String handle) {
+        String[] parts = parseHandle(handle);
+        return parts == null ? null : parts[1];
     }
 
     MoveTaskInfo info() {

@@ -337,6 +337,14 @@ public final class QueueEngine {
         return MoveTask.accountOfHandle(handle);
     }
 
+    /**
+     * The source queue ARN a message move task handle names, or null when it does not decode (or
+     * names a key twice): the parser CancelMessageMoveTask itself uses, so what is authorized is what is cancelled.
+     */
+    public static String sourceArnOfTaskHandle(String handle) {
+        return MoveTask.sourceArnOfHandle(handle);
+    }
+
     /** Which accounts this engine serves. */
     public EngineShard shard() {
         return shard;

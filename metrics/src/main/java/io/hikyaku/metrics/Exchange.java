@@ -41,18 +41,19 @@ public final class Exchange {
 
     /**
      * @param decoded   the decoded request, or null when it could not be decoded
-     * @param path      the HTTP path (names the queue of a Query request sent to a queue URL)
-     * @param principal the caller's access key id, or null (never a secret)
+     * @param queue     the queue the request acts on, as resolved once for authorization and execution
+     *                  ({@link io.hikyaku.api.ResolvedRequest#queue()}), or null when it names none
+     * @param principal the verified principal (its ARN), {@code anonymous}, or with auth none the
+     *                  access key id the request names; never a secret
      * @param peer      the client's address, or null
      */
-    public static Exchange begin(long startNanos, String requestId, ApiRequest decoded, String path,
+    public static Exchange begin(long startNanos, String requestId, ApiRequest decoded, io.hikyaku.engine.QueueRef queueActedOn,
                                  String principal, String peer) {
         if (decoded == null) {
             return new Exchange(startNanos, requestId, null, null, null, principal, peer, 0, null);
         }
         ObjectNode in = decoded.input();
-        String url = in == null ? null : text(in.get("QueueUrl"));
-        QueueKey queue = QueueKey.fromUrlOrPath(url, decoded.path() != null ? decoded.path() : path);
+        QueueKey queue = queueActedOn == null ? null : new QueueKey(queueActedOn.accountId(), queueActedOn.name());
         int sent = 0;
         Map<String, Integer> batch = null;
         if ("SendMessage".equals(decoded.action()) && in != null) {

@@ -61,26 +61,8 @@ public final class LambdaApi {
      * request this API does not implement (it answers UnknownOperationException).
      */
     public static String iamAction(String method, String path) {
-        if (path.equals(MAPPINGS) || path.equals(MAPPINGS + "/")) {
-            return switch (method) {
-                case "POST" -> "lambda:CreateEventSourceMapping";
-                case "GET" -> "lambda:ListEventSourceMappings";
-                default -> null;
-            };
-        }
-        if (path.startsWith(MAPPINGS + "/")) {
-            String uuid = path.substring(MAPPINGS.length() + 1);
-            if (uuid.isEmpty() || uuid.contains("/")) {
-                return null;
-            }
-            return switch (method) {
-                case "GET" -> "lambda:GetEventSourceMapping";
-                case "PUT" -> "lambda:UpdateEventSourceMapping";
-                case "DELETE" -> "lambda:DeleteEventSourceMapping";
-                default -> null;
-            };
-        }
-        return null;
+        LambdaOperations.Operation op = LambdaOperations.find(method, path);
+        return op == null ? null : op.iamAction();
     }
 
     /** The mapping UUID a request names ({@code .../event-source-mappings/UUID}), or null. */
@@ -92,7 +74,6 @@ public final class LambdaApi {
         return uuid.isEmpty() || uuid.contains("/") ? null : uuid;
     }
 
-    /** Lambda's 400 InvalidParameterValueException with {@code message}. */
     public static HttpResponseData invalidParameter(String message) {
         return error(new LambdaException("InvalidParameterValueException", 400, message));
     }
@@ -124,7 +105,10 @@ public final class LambdaApi {
                             maxItems(q.get("MaxItems"))));
                 }
             } else if (path.startsWith(TAGS) && path.length() > TAGS.length()) {
-                String arn = decode(path.substring(TAGS.length()));
+                String arn = LambdaOperations.tagArn(path); // what authorization read
+                if (arn == null) {
+                    throw MappingParameters.badContent("undecodable path");
+                }
                 switch (method) {
                     case "GET":
                         return json(200, mappings.listTags(account, arn));

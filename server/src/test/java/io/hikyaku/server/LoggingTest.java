@@ -108,6 +108,25 @@ class LoggingTest {
         }
     }
 
+    /** Issue 40: the access log names the queue the request was resolved to, whatever form addressed it. */
+    @Test
+    void theAccessLogNamesTheResolvedQueueForEveryAddressingForm() throws Exception {
+        ServerConfig config = config().withAccessLog(true).withQueues(List.of(new QueueDefinition("orders", Map.of(), Map.of(), null, null)));
+        try (HikyakuServer server = HikyakuServer.start(config); RawHttp http = new RawHttp(server.port())) {
+            for (String url : new String[] {"orders", "http://localhost/queue/orders", "http://localhost/000000000000/orders"}) {
+                http.send(RawHttp.jsonCall("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"m\"}"));
+                assertThat(http.read().status()).isEqualTo(200);
+            }
+            http.send(RawHttp.jsonCall("SendMessage", "{\"QueueUrl\":\"\",\"MessageBody\":\"m\"}").replace("POST / ", "POST /orders "));
+            assertThat(http.read().status()).isEqualTo(200);
+            List<Object> queues = captured.list.stream().filter(e -> e.getLoggerName().equals(AccessLog.LOGGER))
+                    .map(e -> e.getKeyValuePairs().stream().filter(kv -> kv.key.equals("queue")).findFirst().orElseThrow().value)
+                    .toList();
+            assertThat(queues).containsExactly("000000000000/orders", "000000000000/orders", "000000000000/orders",
+                    "000000000000/orders");
+        }
+    }
+
     @Test
     void jsonLinesCarryTheFieldsAsKeys() throws Exception {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();

@@ -15,6 +15,7 @@ import io.hikyaku.identity.sts.StsService;
 import io.hikyaku.policy.PolicyCache;
 import io.hikyaku.cloudwatch.CloudWatchCaller;
 import io.hikyaku.push.LambdaApi;
+import io.hikyaku.push.LambdaOperations;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
 import io.hikyaku.protocol.HttpRequestData;
@@ -73,7 +74,12 @@ public final class RequestAuthentication {
      * Either the request context of an SQS call (who calls, from where, over what, when: what
      * authorization decides on), or a response to send as it is (STS, or an authentication failure).
      */
-    public record Outcome(RequestContext context, HttpResponseData response) {}
+    public record Outcome(RequestContext context, HttpResponseData response, String signingService) {
+
+        Outcome(RequestContext context, HttpResponseData response) {
+            this(context, response, null);
+        }
+    }
 
     public Outcome authenticate(HttpRequestData raw, ProtocolCodec codec, String requestId) {
         SignedRequest signed = SignedRequests.of(raw);
@@ -93,7 +99,10 @@ public final class RequestAuthentication {
         if (forSts) {
             return new Outcome(null, sts.handle(raw, principal, keyId, requestId, clock.instant()));
         }
-        return new Outcome(new RequestContext(principal, raw.sourceIp(), raw.secure(), clock.instant(), raw.header("user-agent")), null);
+        // The scope's service routes the request only where signatures are verified (ServiceRoute).
+        String scope = enforce && !principal.isAnonymous() ? SigV4Verifier.scopeService(signed) : null;
+        return new Outcome(new RequestContext(principal, raw.sourceIp(), raw.secure(), clock.instant(), raw.header("user-agent")),
+                null, scope);
     }
 
     /**
@@ -103,7 +112,7 @@ public final class RequestAuthentication {
      *
      * @throws ApiException AccessDenied
      */
-    public void authorize(RequestContext context, ApiRequest request) {
+    public void authorize(RequestContext context, io.hikyaku.api.ResolvedRequest request) {
         if (enforce) {
             authorization.authorize(context, request);
         }
@@ -122,24 +131,33 @@ public final class RequestAuthentication {
     }
 
     /**
-     * Authorizes a call of the Lambda event-source-mapping API as its IAM action
-     * ({@code lambda:CreateEventSourceMapping} ...; on {@code "*"} for create and list, on the mapping's
-     * ARN otherwise). @return null when allowed (or auth none, or an operation the API does not have),
-     * else the 403 AccessDeniedException to send
+     * Authorizes a call of the Lambda event-source-mapping API through its operation table
+     * ({@link LambdaOperations}): as its IAM action ({@code lambda:CreateEventSourceMapping},
+     * {@code lambda:TagResource} ...) on {@code "*"} for create and list, on the mapping's ARN otherwise.
+     * A request not in the table is refused (fail closed), and so is a tag call naming another
+     * account's ARN (a caller reaches only its own account's mappings).
+     *
+     * @return null when allowed (or auth none), else the response to send
      */
     public HttpResponseData authorizeLambda(RequestContext context, HttpRequestData raw) {
         if (!enforce) {
             return null;
         }
-        String action = LambdaApi.iamAction(raw.method(), raw.path());
-        if (action == null) {
-            return null;
+        LambdaOperations.Operation op = LambdaOperations.find(raw.method(), raw.path());
+        String account = context.principal().accountId();
+        if (op == null) {
+            return LambdaApi.accessDenied("User: " + (context.principal().isAnonymous() ? "anonymous" : context.principal().arn())
+                    + " is not authorized to perform: " + raw.method() + " " + raw.path()
+                    + " because this server does not implement that Lambda operation");
         }
-        String id = LambdaApi.mappingId(raw.path());
-        String resource = id == null ? "*" : "arn:aws:lambda:" + region + ":" + context.principal().accountId() + ":event-source-mapping:" + id;
-        String denial = authorization.denial(context, action, resource);
+        String resource = op.resource(region, account);
+        String denial = authorization.denial(context, op.iamAction(), resource);
         if (denial != null) {
             return LambdaApi.accessDenied(denial);
+        }
+        if (op.resourceArn() != null && (account == null || !account.equals(LambdaOperations.accountOfArn(op.resourceArn())))) {
+            return LambdaApi.accessDenied("User: " + context.principal().arn() + " is not authorized to perform: "
+                    + op.iamAction() + " on resource: " + resource + " because the resource is not in the caller's account");
         }
         return queueOfMapping(context, raw);
     }
@@ -159,12 +177,12 @@ public final class RequestAuthentication {
         } catch (java.io.IOException | RuntimeException malformed) {
             return null; // the mapping API answers a malformed body itself
         }
-        String[] queue = QueueTargets.fromArn(arn);
+        io.hikyaku.engine.QueueRef queue = io.hikyaku.api.QueueAddress.parseArn(arn).orElse(null);
         if (queue == null) {
             return null;
         }
         for (String action : new String[] {"ReceiveMessage", "DeleteMessage", "GetQueueAttributes"}) {
-            if (!authorization.mayOnQueue(context, "sqs:" + action, queue[0], queue[1])) {
+            if (!authorization.mayOnQueue(context, "sqs:" + action, queue.accountId(), queue.name())) {
                 return LambdaApi.invalidParameter("The provided execution role does not have permissions to call " + action + " on SQS");
             }
         }

@@ -14,6 +14,8 @@ import io.hikyaku.policy.RequestContext;
 import io.hikyaku.policy.SqsActions;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
+import io.hikyaku.api.ResolvedRequest;
+import io.hikyaku.api.ResolvedRequest.Check;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,8 +31,10 @@ import java.util.Map;
  * ({@code Access to the resource https://sqs.<region>.amazonaws.com/<account>/<queue> is denied.}),
  * which names no principal.
  *
- * <p>Which queue and which actions: {@link QueueTargets}. A request that names no queue where it needs
- * one is left to the service, which answers its own validation error.
+ * <p>Which queue and which actions: the request's {@link ResolvedRequest}, resolved once through the
+ * operation table ({@link io.hikyaku.api.SqsOperations}) before this step and read unchanged by the
+ * service. A request that names no queue where it needs one has no check: the service answers its
+ * own validation error and acts on nothing.
  */
 public final class RequestAuthorization {
 
@@ -53,14 +57,11 @@ public final class RequestAuthorization {
     }
 
     /** @throws ApiException AccessDenied when any check of the request is denied */
-    public void authorize(io.hikyaku.identity.RequestContext caller, ApiRequest request) {
+    public void authorize(io.hikyaku.identity.RequestContext caller, ResolvedRequest resolved) {
         Principal who = caller.principal();
-        List<QueueTargets.Check> checks = QueueTargets.of(request, who.accountId(), defaultAccount);
-        if (checks == null) {
-            return; // not an SQS operation: the service answers InvalidAction
-        }
+        ApiRequest request = resolved.request();
         Map<String, List<String>> keys = null; // built only when a policy has to be evaluated
-        for (QueueTargets.Check check : checks) {
+        for (Check check : resolved.checks()) {
             QueueAccess queue = queueOf(check);
             if (rootWithoutPolicies(who, check, queue)) {
                 continue;
@@ -105,7 +106,7 @@ public final class RequestAuthorization {
      */
     public boolean mayOnQueue(io.hikyaku.identity.RequestContext caller, String iamAction, String account, String queueName) {
         try {
-            QueueTargets.Check check = new QueueTargets.Check(iamAction, account, queueName);
+            Check check = new Check(iamAction, account, queueName);
             authorizeOne(caller.principal(), check, queueOf(check), ConditionContext.globalKeys(caller));
             return true;
         } catch (ApiException denied) {
@@ -113,12 +114,12 @@ public final class RequestAuthorization {
         }
     }
 
-    private QueueAccess queueOf(QueueTargets.Check check) {
+    private QueueAccess queueOf(Check check) {
         boolean accountLevel = check.queueName() == null || check.account() == null;
         return accountLevel ? null : queues.find(check.account(), check.queueName());
     }
 
-    private void authorizeOne(Principal who, QueueTargets.Check check, QueueAccess queue, Map<String, List<String>> requestKeys) {
+    private void authorizeOne(Principal who, Check check, QueueAccess queue, Map<String, List<String>> requestKeys) {
         boolean accountLevel = check.queueName() == null || check.account() == null;
         Map<String, List<String>> keys = requestKeys;
         if (queue != null && !queue.tags().isEmpty()) {
@@ -126,7 +127,7 @@ public final class RequestAuthorization {
             ConditionContext.addResourceTags(queue.tags(), keys);
         }
         String resource = accountLevel ? "*" : SqsActions.queueArn(region, check.account(), check.queueName());
-        RequestContext c = context(who, check.action(), resource, check.account(), keys);
+        RequestContext c = context(who, check.iamAction(), resource, check.account(), keys);
         Decision d = PolicyEvaluator.evaluate(c, identityPolicies(who), resourcePolicy(queue), sessionPolicy(who));
         if (!d.allowed()) {
             String message = who.isAnonymous()
@@ -142,7 +143,7 @@ public final class RequestAuthorization {
      * Policy, no session or identity policy): the evaluator's answer is ALLOWED_AS_ACCOUNT_ROOT whatever
      * the request's keys, so the context is not built (it is most of authorization's cost per request).
      */
-    private static boolean rootWithoutPolicies(Principal who, QueueTargets.Check check, QueueAccess queue) {
+    private static boolean rootWithoutPolicies(Principal who, Check check, QueueAccess queue) {
         return who.type() == io.hikyaku.identity.PrincipalType.ACCOUNT
                 && who.accountId() != null && who.accountId().equals(check.account())
                 && who.identityPolicies().isEmpty() && who.sessionPolicy() == null

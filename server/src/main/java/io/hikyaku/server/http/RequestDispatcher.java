@@ -2,6 +2,8 @@ package io.hikyaku.server.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.api.CallContext;
+import io.hikyaku.api.ResolvedRequest;
+import io.hikyaku.api.SqsRequests;
 import io.hikyaku.api.SqsService;
 import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
@@ -161,6 +163,7 @@ public final class RequestDispatcher {
         }
         long start = observers.isEmpty() ? 0 : System.nanoTime(); // only observers read it
         RequestContext caller = null;
+        String signingService = null;
         if (authentication != null) {
             RequestAuthentication.Outcome outcome;
             try {
@@ -168,15 +171,24 @@ public final class RequestDispatcher {
             } catch (RuntimeException e) {
                 return done(internalError(raw, null, e, requestId));
             }
-            if (outcome.response() != null) {
-                return done(outcome.response());
+            if (outcome.response() != null) { // STS, or a refused authentication: logged like any request
+                return done(observed(exchange(start, requestId, null, null, null, raw, peer), outcome.response(), null, null, true));
             }
             caller = outcome.context();
+            signingService = outcome.signingService();
         }
-        if (LambdaApi.handles(raw.path())) { // authenticated and authorized (lambda:*) like any call; acts in the caller's account
+        ServiceRoute route = ServiceRoute.of(raw, signingService, cloudWatch == null ? null : cloudWatch::accepts);
+        if (route == null) {
+            return done(observed(exchange(start, requestId, null, null, caller, raw, peer), safeError(raw, null,
+                    new ApiException("SignatureDoesNotMatch", "Credential should be scoped to correct service: '"
+                            + ServiceRoute.byShape(raw, cloudWatch == null ? null : cloudWatch::accepts).signingName + "'."),
+                    requestId), "SignatureDoesNotMatch", null, false));
+        }
+        if (route == ServiceRoute.LAMBDA) { // authorized through the Lambda operation table; acts in the caller's account
             HttpResponseData refused = caller == null ? null : authentication.authorizeLambda(caller, raw);
+            Exchange lambdaExchange = exchange(start, requestId, null, null, caller, raw, peer);
             if (refused != null) {
-                return done(refused);
+                return done(observed(lambdaExchange, refused, refused.headers().get("x-amzn-ErrorType"), null, false));
             }
             LambdaApi api = lambda.get();
             if (api == null) {
@@ -184,32 +196,49 @@ public final class RequestDispatcher {
                         "{\"Type\":\"Service\",\"message\":\"push delivery is not running\"}".getBytes(StandardCharsets.UTF_8)));
             }
             return new InFlight(api.handle(raw, caller != null && caller.principal().accountId() != null
-                    ? caller.principal().accountId() : contexts.create(raw, requestId).accountId()), null);
+                    ? caller.principal().accountId() : contexts.create(raw, requestId).accountId())
+                    .thenApply(r -> observed(lambdaExchange, r, r.headers().get("x-amzn-ErrorType"), null, true)), null);
         }
-        if (cloudWatch != null && cloudWatch.accepts(raw)) { // authenticated and authorized (cloudwatch:*) when auth is on
+        if (route == ServiceRoute.CLOUDWATCH) { // authenticated and authorized (cloudwatch:*) when auth is on
             io.hikyaku.cloudwatch.CloudWatchCaller cw = caller == null ? null : authentication.cloudWatchCaller(caller);
-            return done(cw != null ? cloudWatch.handle(raw, requestId, cw)
-                    : cloudWatch.handle(raw, requestId, contexts.accountOfUnauthenticated(raw)));
+            return done(observed(exchange(start, requestId, null, null, caller, raw, peer),
+                    cw != null ? cloudWatch.handle(raw, requestId, cw)
+                            : cloudWatch.handle(raw, requestId, contexts.accountOfUnauthenticated(raw)), null, null, true));
         }
         ApiRequest decoded;
         try {
             decoded = codec.decode(raw);
         } catch (ApiException e) {
-            return done(observed(exchange(start, requestId, null, raw, peer), safeError(raw, null, e, requestId), e.errorType(), null, false));
+            return done(observed(exchange(start, requestId, null, null, caller, raw, peer), safeError(raw, null, e, requestId), e.errorType(), null, false));
         } catch (RuntimeException e) {
-            return done(observed(exchange(start, requestId, null, raw, peer), internalError(raw, null, e, requestId), INTERNAL, null, true));
+            return done(observed(exchange(start, requestId, null, null, caller, raw, peer), internalError(raw, null, e, requestId), INTERNAL, null, true));
         }
-        Exchange exchange = exchange(start, requestId, decoded, raw, peer);
+        Exchange exchange = null;
         CompletableFuture<ObjectNode> call;
         try {
-            CallContext context;
-            if (caller != null) {
-                authentication.authorize(caller, decoded);
-                context = contexts.create(raw, requestId, caller.principal().accountId(), SenderIds.of(caller.principal()));
-            } else {
-                context = contexts.create(raw, requestId);
+            CallContext context = caller != null ? contexts.create(raw, requestId, caller.principal().accountId(),
+                    SenderIds.of(caller.principal()))
+                    : contexts.create(raw, requestId);
+            // The target is resolved once: authorization checks it, the service acts on it, metrics and
+            // the access log name it. An operation not in the table is refused here (InvalidAction).
+            ResolvedRequest resolved = null;
+            try {
+                resolved = SqsRequests.resolve(decoded, context);
+            } catch (ApiException notInTable) {
+                exchange = exchange(start, requestId, decoded, null, caller, raw, peer);
+                if (authentication != null) {
+                    throw notInTable;
+                }
             }
-            call = service.invoke(context, decoded);
+            if (resolved != null) {
+                exchange = exchange(start, requestId, decoded, resolved.queue(), caller, raw, peer);
+                if (authentication != null) {
+                    authentication.authorize(caller, resolved);
+                }
+                call = service.invoke(context, resolved);
+            } else { // the bare pipeline of tests (no authentication at all): a scripted service answers it
+                call = service.invoke(context, decoded);
+            }
             if (call == null) {
                 throw new IllegalStateException("service returned no future for " + decoded.action());
             }
@@ -218,11 +247,12 @@ public final class RequestDispatcher {
         } catch (RuntimeException e) {
             return done(observed(exchange, internalError(raw, decoded, e, requestId), INTERNAL, null, true));
         }
+        Exchange observedExchange = exchange;
         // What encoding needs, without the request's headers, body and input tree: a parked long
         // poll keeps this for up to 20 s, so it should hold as little as possible.
         ApiRequest shape = new ApiRequest(decoded.action(), null, decoded.protocol(), decoded.acceptJson(), decoded.path());
         CompletableFuture<HttpResponseData> response =
-                call.handleAsync((result, failure) -> encode(exchange, shape, result, failure, requestId), encoder);
+                call.handleAsync((result, failure) -> encode(observedExchange, shape, result, failure, requestId), encoder);
         return new InFlight(response, call);
     }
 
@@ -253,16 +283,26 @@ public final class RequestDispatcher {
         return observed(exchange, internalError(null, decoded, cause, requestId), INTERNAL, null, cause instanceof CancellationException ? false : true);
     }
 
-    /** What observers need of a request, or null when nobody observes (the common cheap path). */
-    private Exchange exchange(long start, String requestId, ApiRequest decoded, HttpRequestData raw, String peer) {
+    /**
+     * What observers need of a request, or null when nobody observes (the common cheap path). The
+     * principal is the verified one (its ARN, or {@code anonymous}) when signatures are verified; with
+     * auth none, the access key id the request names (nothing is verified then).
+     */
+    private Exchange exchange(long start, String requestId, ApiRequest decoded, io.hikyaku.engine.QueueRef queue,
+                              RequestContext caller, HttpRequestData raw, String peer) {
         if (observers.isEmpty()) {
             return null;
         }
-        String principal = CallContextFactory.accessKeyFromAuthorization(raw.header("authorization"));
-        if (principal == null) {
-            principal = CallContextFactory.accessKeyFromQuery(raw.rawQuery());
+        String principal;
+        if (authentication != null && authentication.enforces()) {
+            principal = caller == null || caller.principal().isAnonymous() ? "anonymous" : caller.principal().arn();
+        } else {
+            principal = CallContextFactory.accessKeyFromAuthorization(raw.header("authorization"));
+            if (principal == null) {
+                principal = CallContextFactory.accessKeyFromQuery(raw.rawQuery());
+            }
         }
-        return Exchange.begin(start, requestId, decoded, raw.path(), principal, peer);
+        return Exchange.begin(start, requestId, decoded, queue, principal, peer);
     }
 
     /**

@@ -51,6 +51,27 @@ class RequestAuthorizationTest {
         allowed("CancelMessageMoveTask", "{\"TaskHandle\":\"not base64\"}", "/"); // the service answers that one
     }
 
+    /** Issue 35: an empty QueueUrl with the queue in the path was allowed unchecked, then acted on the path's queue. */
+    @Test
+    void anEmptyQueueUrlIsCheckedOnThePathsQueue() throws Exception {
+        for (String op : new String[] {"ReceiveMessage", "GetQueueAttributes", "SendMessage", "DeleteQueue"}) {
+            denied(op, "{\"QueueUrl\":\"\"}", "/222222222222/q", "sqs:" + op.toLowerCase(java.util.Locale.ROOT), "222222222222:q");
+            denied(op, "{}", "/queue/q", "sqs:" + op.toLowerCase(java.util.Locale.ROOT), "000000000000:q");
+            if (op.equals("SendMessage")) {
+                continue; // what it may do, it still may (below)
+            }
+            assertThatThrownBy(() -> check(sender, request(op, "{\"QueueUrl\":\"\"}", "/q")))
+                    .as(op).hasMessageContaining("is not authorized to perform: sqs:" + op.toLowerCase(java.util.Locale.ROOT));
+        }
+        check(sender, request("SendMessage", "{\"QueueUrl\":\"\"}", "/q")); // what it may do, it still may
+    }
+
+    @Test
+    void anOperationNotInTheTableIsRefused() {
+        assertThatThrownBy(() -> check(a, request("ListQueuesEverywhere", "{}", "/")))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.errorType()).isEqualTo("InvalidAction"));
+    }
+
     @Test
     void anonymousIsDenied() throws Exception {
         assertThatThrownBy(() -> check(Principal.anonymous(), request("ListQueues", "{}", "/")))
@@ -156,7 +177,10 @@ class RequestAuthorizationTest {
     }
 
     private void check(Principal who, ApiRequest request) {
-        authz.authorize(new RequestContext(who, "10.1.2.3", false, Instant.parse("2026-01-02T03:04:05Z"), "test-agent"), request);
+        io.hikyaku.api.CallContext context = new io.hikyaku.api.CallContext(who.accountId(), "us-east-1", "http://h", null, "r",
+                "000000000000");
+        authz.authorize(new RequestContext(who, "10.1.2.3", false, Instant.parse("2026-01-02T03:04:05Z"), "test-agent"),
+                io.hikyaku.api.SqsRequests.resolve(request, context));
     }
 
     private void allowed(String action, String input, String path) throws Exception {
