@@ -26,9 +26,14 @@ public final class SnsApi {
     private final Clock clock;
     private final Supplier<UUID> uuids;
     private final Supplier<byte[]> tokenBytes;
+    private final SnsPublisher publisher;
+    private final PublishReader messages;
 
-    public SnsApi(SnsTopics topics, String region, Clock clock, Supplier<UUID> uuids, Supplier<byte[]> tokenBytes) {
+    public SnsApi(SnsTopics topics, String region, Clock clock, Supplier<UUID> uuids, Supplier<byte[]> tokenBytes,
+                  SnsPublisher publisher) {
         this.topics = topics;
+        this.publisher = publisher;
+        this.messages = new PublishReader(clock.millis());
         this.region = region;
         this.clock = clock;
         this.uuids = uuids;
@@ -36,13 +41,13 @@ public final class SnsApi {
     }
 
     /** Production ids: random UUIDs and 32-byte tokens from a SecureRandom. */
-    public static SnsApi create(SnsTopics topics, String region) {
+    public static SnsApi create(SnsTopics topics, String region, SnsPublisher publisher) {
         java.security.SecureRandom random = new java.security.SecureRandom();
         return new SnsApi(topics, region, Clock.systemUTC(), UUID::randomUUID, () -> {
             byte[] b = new byte[32];
             random.nextBytes(b);
             return b;
-        });
+        }, publisher);
     }
 
     public CompletableFuture<HttpResponseData> handle(HttpRequestData request, String accountId) {
@@ -51,18 +56,111 @@ public final class SnsApi {
         try {
             SnsParams p = SnsParams.of(request);
             action = p.get("Action") == null ? "" : p.get("Action");
-            String xml = dispatch(action, p, accountId, requestId);
+            String host = request.header("host");
+            String baseUrl = (request.secure() ? "https://" : "http://") + (host == null ? "localhost" : host);
+            String xml = dispatch(action, p, accountId, requestId, baseUrl);
             return CompletableFuture.completedFuture(response(200, xml));
         } catch (SnsException e) {
             return CompletableFuture.completedFuture(response(e.status(), SnsXml.error(e, requestId)));
         }
     }
 
+    /** What publishing needs of a topic, read under the state's lock. */
+    record TopicView(String arn, boolean fifo, boolean contentDeduplication, String signatureVersion,
+                     PublishLimits limit, List<SnsPublisher.Target> targets) { }
+
+    private TopicView topicView(String topicArn) throws SnsException {
+        return topics.read(s -> {
+            Map<String, String> a = s.topicAttributes(topicArn);
+            int max = Integer.parseInt(a.getOrDefault("MaximumMessageSize",
+                    Integer.toString(TopicAttributeRules.DEFAULT_MAXIMUM_MESSAGE_SIZE)));
+            return new TopicView(topicArn, "true".equals(a.get("FifoTopic")), "true".equals(a.get("ContentBasedDeduplication")),
+                    a.getOrDefault("SignatureVersion", "1"), new PublishLimits(max), SnsPublisher.targets(s, topicArn));
+        });
+    }
+
+    private void publishOne(PublishedMessage m, TopicView topic, String baseUrl) throws SnsException {
+        try {
+            publisher.deliver(m, topic.fifo(), topic.signatureVersion(), baseUrl, topic.targets()).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw new SnsException("InternalError", 500, "The message could not be delivered to every subscribed queue; "
+                    + "some may have it: publish it again");
+        }
+    }
+
+    private SnsXml publishBatch(SnsParams p, TopicView topic, long now, String baseUrl) throws SnsException {
+        List<SnsParams> entries = new java.util.ArrayList<>();
+        for (int i = 1; ; i++) {
+            SnsParams e = p.under("PublishBatchRequestEntries.member." + i);
+            if (e.isEmpty()) {
+                break;
+            }
+            entries.add(e);
+            if (entries.size() > 10) {
+                throw new SnsException("TooManyEntriesInBatchRequest", 400,
+                        "The batch request contains more entries than permissible.");
+            }
+        }
+        if (entries.isEmpty()) {
+            throw new SnsException("EmptyBatchRequest", 400, "The batch request doesn't contain any entries.");
+        }
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (SnsParams e : entries) {
+            String id = e.required("Id");
+            if (!id.matches("[A-Za-z0-9_-]{1,80}")) {
+                throw new SnsException("InvalidBatchEntryId", 400, id.length() > 80
+                        ? "The Id of a batch entry in a batch request is too long: " + id
+                        : "The Id of a batch entry in the batch request contains an impermissible character: " + id);
+            }
+            if (!ids.add(id)) {
+                throw new SnsException("BatchEntryIdsNotDistinct", 400, "Two or more batch entries in the request have the same Id.");
+            }
+        }
+        List<Object[]> outcomes = new java.util.ArrayList<>();
+        long total = 0;
+        List<PublishedMessage> accepted = new java.util.ArrayList<>();
+        for (SnsParams e : entries) {
+            try {
+                PublishedMessage m = messages.read(e, topic, uuids.get().toString(), now);
+                topic.limit().check(m);
+                total += PublishLimits.size(m);
+                accepted.add(m);
+                outcomes.add(new Object[] {e.get("Id"), m});
+            } catch (SnsException refused) {
+                outcomes.add(new Object[] {e.get("Id"), refused});
+            }
+        }
+        if (total > topic.limit().maximum()) {
+            throw new SnsException("BatchRequestTooLong", 400,
+                    "The length of all the messages put together is more than the limit.");
+        }
+        SnsXml x = new SnsXml().open("Successful");
+        for (Object[] o : outcomes) {
+            if (o[1] instanceof PublishedMessage m) {
+                publishOne(m, topic, baseUrl);
+                x.open("member").element("Id", (String) o[0]).element("MessageId", m.messageId());
+                if (m.sequenceNumber() != null) {
+                    x.element("SequenceNumber", m.sequenceNumber());
+                }
+                x.close("member");
+            }
+        }
+        x.close("Successful").open("Failed");
+        for (Object[] o : outcomes) {
+            if (o[1] instanceof SnsException f) {
+                x.open("member").element("Id", (String) o[0]).element("Code", f.code()).element("Message", f.getMessage())
+                        .element("SenderFault", Boolean.toString(f.status() < 500)).close("member");
+            }
+        }
+        return x.close("Failed");
+    }
+
     private static HttpResponseData response(int status, String xml) {
         return new HttpResponseData(status, Map.of("Content-Type", "text/xml"), xml.getBytes(StandardCharsets.UTF_8));
     }
 
-    private String dispatch(String action, SnsParams p, String account, String requestId) throws SnsException {
+    private String dispatch(String action, SnsParams p, String account, String requestId, String baseUrl)
+            throws SnsException {
         long now = clock.millis();
         switch (action) {
             case "CreateTopic" -> {
@@ -167,8 +265,34 @@ public final class SnsApi {
                 topics.apply(new SnsCommand.RemovePermission(account, p.required("TopicArn"), p.required("Label")));
                 return SnsXml.response(action, null, false, requestId);
             }
-            case "Publish", "PublishBatch" -> throw new SnsException("InvalidAction", 400,
-                    "Hikyaku does not deliver SNS messages yet: " + action + " is not served");
+            case "Publish" -> {
+                if (publisher == null) {
+                    throw new SnsException("InvalidAction", 400, "Publish is not served: no queue service to deliver to");
+                }
+                String topicArn = p.get("TopicArn") != null ? p.get("TopicArn") : p.get("TargetArn");
+                if (topicArn == null) {
+                    throw SnsException.invalidParameter("TopicArn or TargetArn Reason: no value for required parameter");
+                }
+                SnsArns.checkTopicArn(topicArn, "TopicArn");
+                TopicView topic = topicView(topicArn);
+                PublishedMessage m = messages.read(p, topic, uuids.get().toString(), now);
+                topic.limit.check(m);
+                publishOne(m, topic, baseUrl);
+                SnsXml x = new SnsXml().element("MessageId", m.messageId());
+                if (m.sequenceNumber() != null) {
+                    x.element("SequenceNumber", m.sequenceNumber());
+                }
+                return SnsXml.response(action, x, false, requestId);
+            }
+            case "PublishBatch" -> {
+                if (publisher == null) {
+                    throw new SnsException("InvalidAction", 400, "PublishBatch is not served: no queue service to deliver to");
+                }
+                String topicArn = p.required("TopicArn");
+                SnsArns.checkTopicArn(topicArn, "TopicArn");
+                TopicView topic = topicView(topicArn);
+                return SnsXml.response(action, publishBatch(p, topic, now, baseUrl), false, requestId);
+            }
             default -> throw new SnsException("InvalidAction", 400,
                     "The action " + action + " is not valid for this endpoint.");
         }

@@ -42,6 +42,22 @@ final class SnsParams {
         return new SnsParams(values);
     }
 
+    /** The parameters under {@code prefix + "."}, with the prefix removed (a batch entry). */
+    SnsParams under(String prefix) {
+        Map<String, String> out = new LinkedHashMap<>();
+        String p = prefix + ".";
+        values.forEach((k, v) -> {
+            if (k.startsWith(p)) {
+                out.put(k.substring(p.length()), v);
+            }
+        });
+        return new SnsParams(out);
+    }
+
+    boolean isEmpty() {
+        return values.isEmpty();
+    }
+
     String get(String name) {
         return values.get(name);
     }

@@ -24,7 +24,7 @@ class SnsApiTest {
     SnsApiTest() throws Exception {
         api = new SnsApi(SnsTopics.open(SnsJournal.memory()), "us-east-1",
                 Clock.fixed(Instant.parse("2026-12-07T00:00:00Z"), ZoneOffset.UTC),
-                () -> new UUID(0, ++next), () -> new byte[] {1, 2, 3});
+                () -> new UUID(0, ++next), () -> new byte[] {1, 2, 3}, null);
     }
 
     private HttpResponseData call(String... pairs) {
