@@ -19,6 +19,7 @@ import java.util.function.Supplier;
 public final class SnsApi {
 
     public static final String VERSION = "2010-03-31";
+    static final byte[] VERSION_BYTES = VERSION.getBytes(StandardCharsets.UTF_8);
     static final int PAGE_SIZE = 100;
 
     private final SnsTopics topics;

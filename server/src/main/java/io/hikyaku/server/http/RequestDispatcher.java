@@ -60,6 +60,8 @@ public final class RequestDispatcher {
     private final RequestAuthentication authentication;
     /** The Lambda event-source-mapping API (push delivery); supplies null while there is none. */
     private Supplier<LambdaApi> lambda = () -> null;
+    /** SNS topics on the same endpoint; supplies null while there is none. */
+    private Supplier<io.hikyaku.sns.SnsApi> sns = () -> null;
 
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving) {
         this(codec, service, contexts, serving, () -> null, null);
@@ -100,6 +102,12 @@ public final class RequestDispatcher {
     /** Serves the Lambda mapping API (push delivery) through {@code lambda}. Call before serving. */
     public RequestDispatcher lambda(Supplier<LambdaApi> lambda) {
         this.lambda = lambda;
+        return this;
+    }
+
+    /** Serves SNS requests (signed for sns, or Version=2010-03-31) through {@code sns}. Call before serving. */
+    public RequestDispatcher sns(Supplier<io.hikyaku.sns.SnsApi> sns) {
+        this.sns = sns;
         return this;
     }
 
@@ -174,6 +182,17 @@ public final class RequestDispatcher {
             if (api == null) {
                 return done(new HttpResponseData(503, Map.of("content-type", "application/json", "x-amzn-ErrorType", "ServiceException"),
                         "{\"Type\":\"Service\",\"message\":\"push delivery is not running\"}".getBytes(StandardCharsets.UTF_8)));
+            }
+            return new InFlight(api.handle(raw, caller != null && caller.principal().accountId() != null
+                    ? caller.principal().accountId() : contexts.create(raw, requestId).accountId()), null);
+        }
+        if (io.hikyaku.sns.SnsRequests.accepts(raw)) { // SNS: authorized (sns:*) when auth is on; acts in the caller's account
+            HttpResponseData refused = caller == null ? null : authentication.authorizeSns(caller, raw);
+            io.hikyaku.sns.SnsApi api = sns.get();
+            if (refused != null || api == null) {
+                return done(refused != null ? refused : new HttpResponseData(503, Map.of("content-type", "text/xml"),
+                        "<ErrorResponse><Error><Type>Receiver</Type><Code>ServiceUnavailable</Code><Message>SNS is not running</Message></Error></ErrorResponse>"
+                                .getBytes(StandardCharsets.UTF_8)));
             }
             return new InFlight(api.handle(raw, caller != null && caller.principal().accountId() != null
                     ? caller.principal().accountId() : contexts.create(raw, requestId).accountId()), null);
