@@ -115,6 +115,29 @@ class SnsFanOutTest extends SqsTestBase {
         assertThat(bodies).containsExactly("m0", "m1", "m2", "m3", "m4");
     }
 
+    /** The current boto3 (python3 on the path) and Debian's older one when installed. */
+    static List<String> pythons() {
+        List<String> p = new ArrayList<>(List.of("python3"));
+        if (java.nio.file.Files.isExecutable(java.nio.file.Path.of("/usr/bin/python3"))) {
+            p.add("/usr/bin/python3");
+        }
+        return p;
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.MethodSource("pythons")
+    void boto3FanOut(String python) throws Exception {
+        java.nio.file.Path script = java.nio.file.Path.of("src", "test", "resources", "sns_fanout_boto3.py").toAbsolutePath();
+        ProcessBuilder pb = new ProcessBuilder(python, script.toString(), endpoint);
+        pb.environment().put("AWS_EC2_METADATA_DISABLED", "true");
+        pb.redirectErrorStream(true);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).startsWith("ok: boto3");
+    }
+
     private static JsonNode read(String body) {
         try {
             return JSON.readTree(body);
