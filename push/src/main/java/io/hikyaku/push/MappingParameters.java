@@ -95,9 +95,9 @@ record MappingParameters(String functionName, String eventSourceArn, Boolean ena
                     if (!p.isTextual()) {
                         throw badContent("FilterCriteria.Filters[].Pattern must be a string");
                     }
-                    if (p.asText().length() > io.hikyaku.push.filter.FilterCriteria.MAX_PATTERN_LENGTH) {
+                    if (p.asText().length() > io.hikyaku.filter.FilterCriteria.MAX_PATTERN_LENGTH) {
                         throw LambdaException.validation(oneError("'" + p.asText() + "'", "filterCriteria.filters.member.pattern",
-                                "Member must have length less than or equal to " + io.hikyaku.push.filter.FilterCriteria.MAX_PATTERN_LENGTH));
+                                "Member must have length less than or equal to " + io.hikyaku.filter.FilterCriteria.MAX_PATTERN_LENGTH));
                     }
                     patterns.add(p.asText());
                 }

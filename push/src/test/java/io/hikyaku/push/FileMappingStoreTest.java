@@ -2,7 +2,7 @@ package io.hikyaku.push;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hikyaku.push.filter.FilterCriteria;
+import io.hikyaku.filter.FilterCriteria;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

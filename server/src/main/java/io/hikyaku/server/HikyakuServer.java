@@ -19,6 +19,7 @@ import io.hikyaku.protocol.ProtocolCodec;
 import io.hikyaku.push.FileMappingStore;
 import io.hikyaku.push.MappingStore;
 import io.hikyaku.push.PushService;
+import io.hikyaku.sns.SnsService;
 import io.hikyaku.push.QueueAccess;
 import io.hikyaku.server.push.PushMeters;
 import io.hikyaku.server.admin.AdminEndpoint;
@@ -98,6 +99,7 @@ public final class HikyakuServer implements AutoCloseable {
     private final CloudWatch cloudWatch;
     private final long startedNanos = System.nanoTime();
     private volatile PushService push;
+    private volatile SnsService sns;
     /** The authenticate/authorize step of every request; null when started around a custom service. */
     private volatile RequestAuthentication authentication;
     /** {@link System#nanoTime()} when {@code start} was called: the start summary's own duration. */
@@ -234,6 +236,8 @@ public final class HikyakuServer implements AutoCloseable {
             new QueueBootstrap(service, config.accountId(), config.region(), bootstrapBaseUrl(config))
                     .createAll(config.queues());
             server.startPush();
+            server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
+                    config.region());
             server.bind(codec);
             service.startTimers(); // a stored backlog's page-ins and counting wait until the port is open
             if (server.cloudWatch != null) {
@@ -286,7 +290,8 @@ public final class HikyakuServer implements AutoCloseable {
                 .cloudWatch(cloudWatch)
                 .crossOrigin(security != null && security.auth() == io.hikyaku.identity.AuthMode.NONE
                         ? CrossOriginGuard.forAuthNone(security.allowedHosts(), config.host(), config.advertisedUrl()) : CrossOriginGuard.ORIGIN_ONLY)
-                .lambda(() -> push == null ? null : push.api());
+                .lambda(() -> push == null ? null : push.api())
+                .sns(() -> sns == null ? null : sns.api());
         SslContext tls = security != null && security.tls() ? Tls.serverContext(security.tlsCert(), security.tlsKey()) : null;
         boolean tlsOnMainPort = tls != null && security.tlsPort() == null;
         listener = listen(dispatcher, tlsOnMainPort ? tls : null, config.port());
@@ -479,6 +484,9 @@ public final class HikyakuServer implements AutoCloseable {
                 LOG.info("Stopping: {} request(s) in flight, {} parked long poll(s) answered empty", inFlight, answered);
             } catch (RuntimeException e) {
                 LOG.warn("Answering the parked long polls failed; they end when the service closes", e);
+            }
+            if (sns != null) {
+                sns.close(); // no publish after this; its in-process sends finish with their callers
             }
             if (push != null) {
                 push.close(); // pollers use the service: they stop (and their calls finish) before it stops;

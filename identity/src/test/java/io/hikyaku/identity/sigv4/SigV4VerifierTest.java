@@ -131,7 +131,7 @@ class SigV4VerifierTest {
     void credentialScopeProblemsAreReportedTogether() {
         String day = json.amzDate().substring(0, 8);
         SignedRequest r = withHeaders(json.request(), h -> replace(h, "authorization",
-                authorization(json).replace("/" + day + "/us-east-1/sqs/aws4_request", "/20200101/Queue/sns/aws4_req")));
+                authorization(json).replace("/" + day + "/us-east-1/sqs/aws4_request", "/20200101/Queue/s3/aws4_req")));
         refused(verifier(json, json.signedAt()), r).hasMessage("Credential should be scoped to a valid region, not 'Queue'. "
                 + "Credential should be scoped to correct service: 'sqs'. "
                 + "Credential should be scoped with a valid terminator: 'aws4_request', not 'aws4_req'. "

@@ -139,6 +139,16 @@ public final class RequestAuthentication {
      *
      * @return null when allowed (or auth none), else the response to send
      */
+    /** SNS calls: the caller's identity policies for {@code sns:<Action>} on the topic (topic policies: not yet). */
+    public HttpResponseData authorizeSns(RequestContext context, HttpRequestData raw) {
+        if (!enforce) {
+            return null;
+        }
+        String[] target = io.hikyaku.sns.SnsRequests.authorizationTarget(raw);
+        String denial = authorization.denial(context, target[0], target[1]);
+        return denial == null ? null : io.hikyaku.sns.SnsRequests.authorizationError(denial);
+    }
+
     public HttpResponseData authorizeLambda(RequestContext context, HttpRequestData raw) {
         if (!enforce) {
             return null;

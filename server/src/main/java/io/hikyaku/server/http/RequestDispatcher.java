@@ -63,6 +63,8 @@ public final class RequestDispatcher {
     /** The Lambda event-source-mapping API (push delivery); supplies null while there is none. */
     private Supplier<LambdaApi> lambda = () -> null;
     private CrossOriginGuard crossOrigin = CrossOriginGuard.ORIGIN_ONLY;
+    /** SNS topics on the same endpoint; supplies null while there is none. */
+    private Supplier<io.hikyaku.sns.SnsApi> sns = () -> null;
 
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving) {
         this(codec, service, contexts, serving, () -> null, null);
@@ -109,6 +111,12 @@ public final class RequestDispatcher {
     /** Refuses browser requests as {@code guard} says (default: cross-origin ones). Call before serving. */
     public RequestDispatcher crossOrigin(CrossOriginGuard guard) {
         this.crossOrigin = guard;
+        return this;
+    }
+
+    /** Serves SNS requests (signed for sns, or Version=2010-03-31) through {@code sns}. Call before serving. */
+    public RequestDispatcher sns(Supplier<io.hikyaku.sns.SnsApi> sns) {
+        this.sns = sns;
         return this;
     }
 
@@ -198,6 +206,19 @@ public final class RequestDispatcher {
             return new InFlight(api.handle(raw, caller != null && caller.principal().accountId() != null
                     ? caller.principal().accountId() : contexts.create(raw, requestId).accountId())
                     .thenApply(r -> observed(lambdaExchange, r, r.headers().get("x-amzn-ErrorType"), null, true)), null);
+        }
+        if (route == ServiceRoute.SNS) { // SNS: authorized (sns:*) when auth is on; acts in the caller's account
+            HttpResponseData refused = caller == null ? null : authentication.authorizeSns(caller, raw);
+            Exchange snsExchange = exchange(start, requestId, null, null, caller, raw, peer);
+            io.hikyaku.sns.SnsApi api = sns.get();
+            if (refused != null || api == null) {
+                return done(observed(snsExchange, refused != null ? refused : new HttpResponseData(503, Map.of("content-type", "text/xml"),
+                        "<ErrorResponse><Error><Type>Receiver</Type><Code>ServiceUnavailable</Code><Message>SNS is not running</Message></Error></ErrorResponse>"
+                                .getBytes(StandardCharsets.UTF_8))), null, null, false));
+            }
+            return new InFlight(api.handle(raw, caller != null && caller.principal().accountId() != null
+                    ? caller.principal().accountId() : contexts.create(raw, requestId).accountId())
+                    .thenApply(r -> observed(snsExchange, r, null, null, true)), null);
         }
         if (route == ServiceRoute.CLOUDWATCH) { // authenticated and authorized (cloudwatch:*) when auth is on
             io.hikyaku.cloudwatch.CloudWatchCaller cw = caller == null ? null : authentication.cloudWatchCaller(caller);

@@ -2,6 +2,7 @@ package io.hikyaku.server.http;
 
 import io.hikyaku.protocol.HttpRequestData;
 import io.hikyaku.push.LambdaApi;
+import io.hikyaku.sns.SnsRequests;
 import java.util.function.Predicate;
 
 /**
@@ -10,11 +11,12 @@ import java.util.function.Predicate;
  * service, and a request whose shape that service does not serve is refused, so a signature scoped
  * to {@code lambda} or {@code monitoring} never acts on SQS (nor the other way round). An unsigned
  * request, or any request with auth none, is routed by its shape: the Lambda paths, then what the
- * CloudWatch API accepts (its target or Version), then SQS.
+ * CloudWatch API accepts (its target or Version), then SNS (its scope, or Version=2010-03-31), then SQS.
  */
 enum ServiceRoute {
     LAMBDA("lambda"),
     CLOUDWATCH("monitoring"),
+    SNS("sns"),
     SQS("sqs");
 
     /** The service name a SigV4 credential scope carries for this API. */
@@ -31,6 +33,9 @@ enum ServiceRoute {
         }
         if (cloudWatchAccepts != null && cloudWatchAccepts.test(raw)) {
             return CLOUDWATCH;
+        }
+        if (SnsRequests.accepts(raw)) {
+            return SNS;
         }
         return SQS;
     }

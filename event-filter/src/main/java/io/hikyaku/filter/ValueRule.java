@@ -1,4 +1,4 @@
-package io.hikyaku.push.filter;
+package io.hikyaku.filter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -132,7 +132,7 @@ abstract class ValueRule {
         return false;
     }
 
-    private static final class Literal extends ValueRule {
+    static final class Literal extends ValueRule {
         private final JsonNode expected;
 
         Literal(JsonNode expected) {
@@ -154,7 +154,7 @@ abstract class ValueRule {
         }
     }
 
-    private static final class Affix extends ValueRule {
+    static final class Affix extends ValueRule {
         private final boolean prefix;
         private final String text;
         private final boolean ignoreCase;
@@ -175,7 +175,7 @@ abstract class ValueRule {
         }
     }
 
-    private static final class IgnoreCase extends ValueRule {
+    static final class IgnoreCase extends ValueRule {
         private final String text;
 
         IgnoreCase(String text) {
@@ -189,7 +189,7 @@ abstract class ValueRule {
     }
 
     /** Matches a present value that none of the excluded rules match. */
-    private static final class AnythingBut extends ValueRule {
+    static final class AnythingBut extends ValueRule {
         private final List<ValueRule> excluded;
 
         AnythingBut(List<ValueRule> excluded) {
@@ -207,7 +207,7 @@ abstract class ValueRule {
         }
     }
 
-    private static final class Exists extends ValueRule {
+    static final class Exists extends ValueRule {
         private final boolean exists;
 
         Exists(boolean exists) {
@@ -226,11 +226,11 @@ abstract class ValueRule {
     }
 
     /** {@code numeric: [op, n]} or {@code [op, n, op, n]} with =, <, <=, >, >= (a range: a lower then an upper bound). */
-    private static final class Numeric extends ValueRule {
+    static final class Numeric extends ValueRule {
         private final String[] ops;
         private final double[] bounds;
 
-        private Numeric(String[] ops, double[] bounds) {
+        Numeric(String[] ops, double[] bounds) {
             this.ops = ops;
             this.bounds = bounds;
         }

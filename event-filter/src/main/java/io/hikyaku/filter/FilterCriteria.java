@@ -1,4 +1,4 @@
-package io.hikyaku.push.filter;
+package io.hikyaku.filter;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;

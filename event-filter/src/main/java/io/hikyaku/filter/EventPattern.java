@@ -1,4 +1,4 @@
-package io.hikyaku.push.filter;
+package io.hikyaku.filter;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package io.hikyaku.push.filter;
+package io.hikyaku.filter;
 
 /** A filter pattern that is not valid Lambda event-filtering syntax; {@link #getMessage()} says where. */
 public final class InvalidPatternException extends Exception {

@@ -1,4 +1,4 @@
-package io.hikyaku.push.filter;
+package io.hikyaku.filter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,0 +1,172 @@
+package io.hikyaku.sns;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.api.CallContext;
+import io.hikyaku.api.SqsService;
+import io.hikyaku.filter.SnsFilterPolicy;
+import io.hikyaku.protocol.ApiException;
+import io.hikyaku.protocol.ApiRequest;
+import io.hikyaku.protocol.WireProtocol;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Delivers a published message to the topic's confirmed {@code sqs} subscriptions on this server, in-process
+ * through {@link SqsService#invoke} (as push delivery does), after each subscription's filter policy. The publish
+ * completes once every matching queue has accepted (made durable) its copy. Not atomic yet: a failure between two
+ * queues leaves the first with its copy (the publisher sees an error and may retry, so at-least-once). A queue that
+ * no longer exists or refuses counts as a failed notification and does not fail the publish, as at AWS.
+ * HTTP/S and Lambda subscriptions are not delivered yet.
+ */
+public final class SnsPublisher {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String BASE_URL = "http://hikyaku.internal";
+
+    private final SqsService sqs;
+    private final String region;
+    private final SnsSigner signer;
+    private final AtomicLong requestIds = new AtomicLong();
+    final AtomicLong published = new AtomicLong();
+    final AtomicLong delivered = new AtomicLong();
+    final AtomicLong failed = new AtomicLong();
+    final AtomicLong filteredOut = new AtomicLong();
+
+    public SnsPublisher(SqsService sqs, String region) {
+        this(sqs, region, SnsSigner.generate());
+    }
+
+    SnsPublisher(SqsService sqs, String region, SnsSigner signer) {
+        this.sqs = sqs;
+        this.region = region;
+        this.signer = signer;
+    }
+
+    /** NumberOfMessagesPublished, NumberOfNotificationsDelivered, NumberOfNotificationsFailed, NumberOfNotificationsFilteredOut. */
+    public Map<String, Long> counters() {
+        return Map.of("NumberOfMessagesPublished", published.get(), "NumberOfNotificationsDelivered", delivered.get(),
+                "NumberOfNotificationsFailed", failed.get(), "NumberOfNotificationsFilteredOut", filteredOut.get());
+    }
+
+    /** One delivery target as read from the state under its lock. */
+    record Target(String subscriptionArn, String queueArn, boolean raw, SnsFilterPolicy filter) { }
+
+    static List<Target> targets(SnsState state, String topicArn) throws SnsException {
+        List<Target> out = new ArrayList<>();
+        for (Subscription s : state.deliverable(topicArn)) {
+            if (s.protocol.equals("sqs")) {
+                out.add(new Target(s.arn, s.endpoint, "true".equals(s.attributes.get("RawMessageDelivery")), s.filter));
+            }
+        }
+        return out;
+    }
+
+    CompletableFuture<Void> deliver(PublishedMessage m, boolean fifoTopic, String signatureVersion, String baseUrl,
+                                    List<Target> targets) {
+        published.incrementAndGet();
+        List<CompletableFuture<Void>> sends = new ArrayList<>();
+        for (Target t : targets) {
+            if (t.filter() != null && !t.filter().matches(m.attributes(), m.message())) {
+                filteredOut.incrementAndGet();
+                continue;
+            }
+            if (t.raw() && m.attributes().size() > 10) {
+                failed.incrementAndGet(); // SQS takes 10 attributes: SNS drops the message as a client error
+                continue;
+            }
+            sends.add(send(m, fifoTopic, signatureVersion, baseUrl, t));
+        }
+        return CompletableFuture.allOf(sends.toArray(new CompletableFuture[0]));
+    }
+
+    private CompletableFuture<Void> send(PublishedMessage m, boolean fifoTopic, String signatureVersion, String baseUrl,
+                                         Target t) {
+        String[] arn = t.queueArn().split(":");
+        String queueAccount = arn[4];
+        String queueName = arn[5];
+        boolean fifoQueue = queueName.endsWith(".fifo");
+        ObjectNode input = JSON.createObjectNode().put("QueueUrl", BASE_URL + "/" + queueAccount + "/" + queueName);
+        if (t.raw()) {
+            input.put("MessageBody", m.message());
+            if (!m.attributes().isEmpty()) {
+                ObjectNode attributes = input.putObject("MessageAttributes");
+                m.attributes().forEach((name, a) -> {
+                    ObjectNode v = attributes.putObject(name).put("DataType", a.dataType());
+                    if (a.dataType().startsWith("Binary")) {
+                        v.put("BinaryValue", a.value());
+                    } else {
+                        v.put("StringValue", a.value());
+                    }
+                });
+            }
+        } else {
+            input.put("MessageBody", SnsEnvelope.notification(m, fifoTopic, t.subscriptionArn(), baseUrl, signer,
+                    signatureVersion));
+        }
+        if (fifoQueue) {
+            input.put("MessageGroupId", m.groupId());
+            input.put("MessageDeduplicationId", m.deduplicationId());
+        } else if (!fifoTopic && m.groupId() != null) {
+            input.put("MessageGroupId", m.groupId()); // a standard topic forwards the group to fair queues
+        }
+        CallContext context = new CallContext(queueAccount, region, BASE_URL, null, "sns-" + requestIds.incrementAndGet());
+        CompletableFuture<ObjectNode> call;
+        try {
+            call = sqs.invoke(context, new ApiRequest("SendMessage", input, WireProtocol.JSON, true, "/"));
+        } catch (RuntimeException e) {
+            call = CompletableFuture.failedFuture(e);
+        }
+        return call.handle((out, error) -> {
+            if (error == null) {
+                delivered.incrementAndGet();
+                return null;
+            }
+            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                    ? error.getCause() : error;
+            failed.incrementAndGet();
+            if (cause instanceof ApiException api && isClientSide(api.errorType())) {
+                return null; // a missing or refusing queue: AWS counts the failure and the publish stands
+            }
+            throw new java.util.concurrent.CompletionException(cause);
+        });
+    }
+
+    private static boolean isClientSide(String errorType) {
+        return errorType != null && (errorType.contains("NonExistentQueue") || errorType.contains("QueueDoesNotExist")
+                || errorType.contains("AccessDenied") || errorType.contains("InvalidParameterValue")
+                || errorType.contains("InvalidMessageContents"));
+    }
+
+    /** SHA-256 hex of the message, the deduplication id of a content-deduplicated FIFO topic. */
+    static String contentDeduplicationId(String message) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(message.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    /** The {@code default} entry of a {@code MessageStructure=json} message. */
+    static String defaultOfStructured(String message) throws SnsException {
+        JsonNode node;
+        try {
+            node = JSON.readTree(message);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw SnsException.invalidParameter("Message Structure - JSON message body failed to parse");
+        }
+        if (node == null || !node.isObject() || !node.has("default")) {
+            throw SnsException.invalidParameter("Message Structure - No default entry in JSON message body");
+        }
+        JsonNode sqsEntry = node.get("sqs");
+        return (sqsEntry != null ? sqsEntry : node.get("default")).asText();
+    }
+}
