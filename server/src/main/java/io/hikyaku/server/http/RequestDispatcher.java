@@ -212,9 +212,10 @@ public final class RequestDispatcher {
             Exchange snsExchange = exchange(start, requestId, null, null, caller, raw, peer);
             io.hikyaku.sns.SnsApi api = sns.get();
             if (refused != null || api == null) {
-                return done(observed(snsExchange, refused != null ? refused : new HttpResponseData(503, Map.of("content-type", "text/xml"),
+                HttpResponseData answer = refused != null ? refused : new HttpResponseData(503, Map.of("content-type", "text/xml"),
                         "<ErrorResponse><Error><Type>Receiver</Type><Code>ServiceUnavailable</Code><Message>SNS is not running</Message></Error></ErrorResponse>"
-                                .getBytes(StandardCharsets.UTF_8))), null, null, false));
+                                .getBytes(StandardCharsets.UTF_8));
+                return done(observed(snsExchange, answer, null, null, false));
             }
             return new InFlight(api.handle(raw, caller != null && caller.principal().accountId() != null
                     ? caller.principal().accountId() : contexts.create(raw, requestId).accountId())
