@@ -17,9 +17,11 @@ import java.util.Objects;
  * @param tlsCert              PEM certificate chain for HTTPS, or null
  * @param tlsKey               PEM private key (PKCS#8) for HTTPS, or null
  * @param tlsPort              a second port for HTTPS next to HTTP, or null to serve HTTPS on the main port
+ * @param metricsTokenFile     a file holding the bearer token {@code GET /metrics} requires, or null (then
+ *                             with auth sigv4 every scrape is refused; see MetricsEndpoint)
  */
 public record SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identities identities,
-                             Path tlsCert, Path tlsKey, Integer tlsPort) {
+                             Path tlsCert, Path tlsKey, Integer tlsPort, Path metricsTokenFile) {
 
     public SecurityConfig {
         Objects.requireNonNull(auth, "auth");
@@ -37,23 +39,27 @@ public record SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identi
 
     /** auth none, no identities, no TLS: what the server did before authentication existed. */
     public static SecurityConfig defaults() {
-        return new SecurityConfig(AuthMode.NONE, false, Identities.NONE, null, null, null);
+        return new SecurityConfig(AuthMode.NONE, false, Identities.NONE, null, null, null, null);
     }
 
     public SecurityConfig withAuth(AuthMode value) {
-        return new SecurityConfig(value, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort);
+        return new SecurityConfig(value, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, metricsTokenFile);
     }
 
     public SecurityConfig withAllowUnauthenticated(boolean value) {
-        return new SecurityConfig(auth, value, identities, tlsCert, tlsKey, tlsPort);
+        return new SecurityConfig(auth, value, identities, tlsCert, tlsKey, tlsPort, metricsTokenFile);
     }
 
     public SecurityConfig withIdentities(Identities value) {
-        return new SecurityConfig(auth, allowUnauthenticated, value, tlsCert, tlsKey, tlsPort);
+        return new SecurityConfig(auth, allowUnauthenticated, value, tlsCert, tlsKey, tlsPort, metricsTokenFile);
     }
 
     public SecurityConfig withTls(Path cert, Path key, Integer port) {
-        return new SecurityConfig(auth, allowUnauthenticated, identities, cert, key, port);
+        return new SecurityConfig(auth, allowUnauthenticated, identities, cert, key, port, metricsTokenFile);
+    }
+
+    public SecurityConfig withMetricsTokenFile(Path value) {
+        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, value);
     }
 
     public boolean tls() {

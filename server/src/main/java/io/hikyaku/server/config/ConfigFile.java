@@ -42,7 +42,7 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
             "samTemplates");
     private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
             "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog", "cooldowns",
-            "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics", "engineShards");
+            "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics", "engineShards", "metricsTokenFile");
     private static final Set<String> QUEUE_KEYS = Set.of("name", "attributes", "tags", "deadLetterQueue", "maxReceiveCount", "account");
 
     /** A file with no security settings and no accounts. */
@@ -130,7 +130,8 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
         return new SecuritySettings(SecuritySettings.auth(source + ".auth", text(source, s, "auth")),
                 SecuritySettings.bool(source + ".allowUnauthenticated", text(source, s, "allowUnauthenticated")),
                 cert == null ? null : Path.of(cert), key == null ? null : Path.of(key),
-                SettingValues.port(source + ".tlsPort", text(source, s, "tlsPort")));
+                SettingValues.port(source + ".tlsPort", text(source, s, "tlsPort")),
+                text(source, s, "metricsTokenFile") == null ? null : Path.of(text(source, s, "metricsTokenFile")));
     }
 
     private static Settings serverSection(String source, Map<String, Object> s) {

@@ -9,9 +9,10 @@ import java.util.Locale;
  * Security settings from one source (config file {@code server:} section, environment or flags);
  * null = not given there. Layered like {@link Settings}: defaults &lt; file &lt; environment &lt; flags.
  */
-public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path tlsCert, Path tlsKey, Integer tlsPort) {
+public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path tlsCert, Path tlsKey, Integer tlsPort,
+                               Path metricsTokenFile) {
 
-    public static final SecuritySettings NONE = new SecuritySettings(null, null, null, null, null);
+    public static final SecuritySettings NONE = new SecuritySettings(null, null, null, null, null, null);
 
     public SecurityConfig applyTo(SecurityConfig base) {
         SecurityConfig c = base;
@@ -21,6 +22,7 @@ public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path
             c = c.withTls(tlsCert != null ? tlsCert : c.tlsCert(), tlsKey != null ? tlsKey : c.tlsKey(),
                     tlsPort != null ? tlsPort : c.tlsPort());
         }
+        if (metricsTokenFile != null) c = c.withMetricsTokenFile(metricsTokenFile);
         return c;
     }
 
@@ -52,7 +54,8 @@ public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path
         return new SecuritySettings(auth("HIKYAKU_AUTH", value(env, "HIKYAKU_AUTH")),
                 bool("HIKYAKU_ALLOW_UNAUTHENTICATED", value(env, "HIKYAKU_ALLOW_UNAUTHENTICATED")),
                 path(value(env, "HIKYAKU_TLS_CERT")), path(value(env, "HIKYAKU_TLS_KEY")),
-                SettingValues.port("HIKYAKU_TLS_PORT", value(env, "HIKYAKU_TLS_PORT")));
+                SettingValues.port("HIKYAKU_TLS_PORT", value(env, "HIKYAKU_TLS_PORT")),
+                path(value(env, "HIKYAKU_METRICS_TOKEN_FILE")));
     }
 
     private static String value(java.util.Map<String, String> env, String name) {
