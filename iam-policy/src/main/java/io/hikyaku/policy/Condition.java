@@ -57,9 +57,22 @@ public final class Condition {
         return values;
     }
 
-    boolean holds(RequestContext context) {
+    /**
+     * @param inDeny whether the statement denies: a request value longer than
+     *               {@link RequestContext#MAX_VALUE_LENGTH} is not compared (that would let a client make
+     *               every request cost what it likes); the condition then fails closed: it holds in a Deny
+     *               statement and fails in an Allow statement.
+     */
+    boolean holds(RequestContext context, boolean inDeny) {
         List<String> requestValues = context.normalizedValues(normalizedKey);
         boolean missing = requestValues == null || requestValues.isEmpty();
+        if (!missing && op != ConditionOperator.NULL) {
+            for (String r : requestValues) {
+                if (r.length() > RequestContext.MAX_VALUE_LENGTH) {
+                    return inDeny;
+                }
+            }
+        }
         if (op == ConditionOperator.NULL) {
             for (String v : values) {
                 if (v.equalsIgnoreCase("true") == missing) {

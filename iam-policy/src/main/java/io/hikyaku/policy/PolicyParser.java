@@ -35,6 +35,12 @@ final class PolicyParser {
     private static final Pattern ACTION = Pattern.compile("[A-Za-z0-9-]+:[A-Za-z0-9*?_-]+");
     /** The legacy SQS resource form {@code 123456789012/queue-name}. */
     private static final Pattern LEGACY_SQS_RESOURCE = Pattern.compile("(\\d{12}|\\*)/\\S+");
+    /**
+     * The longest single policy string (action, resource or condition value), in characters. AWS's
+     * smallest policy quota is 2,048 characters (a user's inline policies); a bound here keeps the cost
+     * of one wildcard match small whatever the document (see POLICY.md, "Limits").
+     */
+    static final int MAX_PATTERN_LENGTH = 2048;
     private static final String FOR_ANY = "ForAnyValue:";
     private static final String FOR_ALL = "ForAllValues:";
     private static final String IF_EXISTS = "IfExists";
@@ -137,7 +143,7 @@ final class PolicyParser {
                 throw new PolicyException("Invalid " + actionName + " \"" + a + "\" in " + where
                         + ": must be \"*\" or service:action (e.g. sqs:SendMessage)");
             }
-            actions.add(Wildcard.compile(a, true, false));
+            actions.add(Wildcard.compile(bounded(a, actionName, where), true, false));
         }
 
         JsonNode resource = node.get("Resource");
@@ -177,7 +183,15 @@ final class PolicyParser {
             throw new PolicyException("Invalid " + element + " \"" + r + "\" in " + where
                     + ": must be \"*\" or an ARN (arn:partition:service:region:account:resource)");
         }
-        return Wildcard.compile(r, true, variables);
+        return Wildcard.compile(bounded(r, element, where), true, variables);
+    }
+
+    private static String bounded(String value, String element, String where) throws PolicyException {
+        if (value.length() > MAX_PATTERN_LENGTH) {
+            throw new PolicyException(element + " of " + value.length() + " characters in " + where
+                    + " is longer than the " + MAX_PATTERN_LENGTH + " allowed");
+        }
+        return value;
     }
 
     private static Principals principals(JsonNode node, String element, String where) throws PolicyException {
@@ -258,7 +272,7 @@ final class PolicyParser {
                 List<ConditionOperator.Value> compiled = new ArrayList<>();
                 for (String v : values) {
                     try {
-                        compiled.add(op.compile(v, variables));
+                        compiled.add(op.compile(bounded(v, written + " " + key + " value", where), variables));
                     } catch (PolicyException e) {
                         if (kind == PolicyKind.RESOURCE && op.type == ConditionOperator.Type.ARN) {
                             compiled.add(NO_ARN); // SQS accepts any text for an ARN condition; no ARN equals it

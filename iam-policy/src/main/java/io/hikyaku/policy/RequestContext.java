@@ -21,6 +21,13 @@ public record RequestContext(String principalArn, String account, PrincipalType 
                              String username, String action, String resourceArn, String resourceAccount,
                              Map<String, List<String>> conditionKeys) {
 
+    /**
+     * The longest request value a condition compares, in characters (aws:UserAgent is the one a client
+     * picks freely). A longer value is never matched: the condition fails closed (see
+     * {@code Condition#holds}, POLICY.md "Limits").
+     */
+    public static final int MAX_VALUE_LENGTH = 4096;
+
     public RequestContext {
         if (principalType == null) {
             throw new IllegalArgumentException("principalType is required");

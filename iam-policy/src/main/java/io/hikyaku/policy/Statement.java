@@ -125,7 +125,7 @@ public final class Statement {
 
     private boolean conditionsHold(RequestContext c) {
         for (Condition condition : conditions) {
-            if (!condition.holds(c)) {
+            if (!condition.holds(c, effect == Effect.DENY)) {
                 return false;
             }
         }

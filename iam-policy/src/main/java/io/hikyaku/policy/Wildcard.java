@@ -1,7 +1,10 @@
 package io.hikyaku.policy;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A policy string compiled once: literal text, the wildcards {@code *} (any run, also across
@@ -23,6 +26,9 @@ final class Wildcard {
     private final List<Part> parts;
     /** The pattern as code points / STAR / ONE when it holds no variable (the common case). */
     private final int[] fixed;
+    /** {@link #fixed} compiled for matching, per case mode, built on first use (a benign race). */
+    private volatile Glob fixedExact;
+    private volatile Glob fixedIgnoringCase;
 
     private Wildcard(String source, List<Part> parts) {
         this.source = source;
@@ -99,8 +105,30 @@ final class Wildcard {
 
     /** Whether {@code value} matches; {@code context} resolves variables (may be null if there are none). */
     boolean matches(String value, RequestContext context, boolean ignoreCase) {
-        int[] pattern = fixed != null ? fixed : flatten(parts, context);
-        return pattern != null && glob(pattern, value, ignoreCase);
+        return matches(value, context, ignoreCase, null);
+    }
+
+    /** {@link #matches}, adding the number of machine words the matcher touched to {@code steps[0]} (tests). */
+    boolean matches(String value, RequestContext context, boolean ignoreCase, long[] steps) {
+        Glob glob;
+        if (fixed != null) {
+            glob = ignoreCase ? fixedIgnoringCase : fixedExact;
+            if (glob == null) {
+                glob = new Glob(fixed, ignoreCase);
+                if (ignoreCase) {
+                    fixedIgnoringCase = glob;
+                } else {
+                    fixedExact = glob;
+                }
+            }
+        } else {
+            int[] pattern = flatten(parts, context);
+            if (pattern == null) {
+                return false;
+            }
+            glob = new Glob(pattern, ignoreCase);
+        }
+        return glob.matches(value, steps);
     }
 
     /** Code points with STAR / ONE markers, variables resolved; null if a variable has no value. */
@@ -134,38 +162,107 @@ final class Wildcard {
         return result;
     }
 
-    /** Classic wildcard match with one backtrack point: linear for typical patterns, O(n*m) worst case. */
-    private static boolean glob(int[] pattern, String text, boolean ignoreCase) {
-        int p = 0;
-        int t = 0;
-        int starP = -1;
-        int starT = -1;
-        int n = text.length();
-        while (t < n) {
-            int c = text.codePointAt(t);
-            if (p < pattern.length && pattern[p] == STAR) {
-                starP = p++;
-                starT = t;
-            } else if (p < pattern.length && (pattern[p] == ONE || same(pattern[p], c, ignoreCase))) {
-                p++;
-                t += Character.charCount(c);
-            } else if (starP >= 0) {
-                p = starP + 1;
-                starT += Character.charCount(text.codePointAt(starT));
-                t = starT;
-            } else {
-                return false;
-            }
-        }
-        while (p < pattern.length && pattern[p] == STAR) {
-            p++;
-        }
-        return p == pattern.length;
+    /** The one case form two characters share when they are equal ignoring case. */
+    static int fold(int c) {
+        return Character.toLowerCase(Character.toUpperCase(c));
     }
 
-    private static boolean same(int a, int b, boolean ignoreCase) {
-        return a == b || (ignoreCase && Character.toLowerCase(a) == Character.toLowerCase(b))
-                || (ignoreCase && Character.toUpperCase(a) == Character.toUpperCase(b));
+    /**
+     * A pattern as a bit-parallel automaton (shift-and with a self-loop on each {@code *}): bit i of
+     * the state says "the first i pattern symbols can match the text read so far". Each text
+     * character costs one pass over ceil((m+1)/64) words, so a match costs O(n*m/64) word operations
+     * whatever the pattern: no backtracking, no input that makes it slower than that bound.
+     */
+    private static final class Glob {
+        private final int length;
+        private final int words;
+        private final boolean ignoreCase;
+        private final long[] stars;
+        private final long[] anyOne;
+        /** For each literal character (folded when ignoring case): the positions that accept it. */
+        private final Map<Integer, long[]> literals = new HashMap<>();
+        private final long[] start;
+
+        Glob(int[] raw, boolean ignoreCase) {
+            int[] pattern = collapseStars(raw);
+            this.length = pattern.length;
+            this.words = (length >>> 6) + 1;
+            this.ignoreCase = ignoreCase;
+            this.stars = new long[words];
+            this.anyOne = new long[words];
+            for (int i = 0; i < length; i++) {
+                int sym = pattern[i];
+                long bit = 1L << (i & 63);
+                if (sym == STAR) {
+                    stars[i >>> 6] |= bit;
+                } else if (sym == ONE) {
+                    anyOne[i >>> 6] |= bit;
+                } else {
+                    literals.computeIfAbsent(ignoreCase ? fold(sym) : sym, k -> new long[words])[i >>> 6] |= bit;
+                }
+            }
+            long[] initial = new long[words];
+            initial[0] = 1L;
+            closeOverStars(initial);
+            this.start = initial;
+        }
+
+        /** Consecutive stars match what one star matches; one star each keeps the closure a single pass. */
+        private static int[] collapseStars(int[] pattern) {
+            int[] out = new int[pattern.length];
+            int n = 0;
+            for (int sym : pattern) {
+                if (sym != STAR || n == 0 || out[n - 1] != STAR) {
+                    out[n++] = sym;
+                }
+            }
+            return Arrays.copyOf(out, n);
+        }
+
+        /** A star matches the empty string: wherever a star position is reached, the position after it is too. */
+        private void closeOverStars(long[] state) {
+            long carry = 0;
+            for (int w = 0; w < words; w++) {
+                long atStar = state[w] & stars[w];
+                state[w] |= (atStar << 1) | carry;
+                carry = atStar >>> 63;
+            }
+        }
+
+        boolean matches(String text, long[] steps) {
+            long[] state = start.clone();
+            long[] next = new long[words];
+            long touched = 0;
+            for (int t = 0; t < text.length(); ) {
+                int c = text.codePointAt(t);
+                t += Character.charCount(c);
+                long[] accepting = literals.get(ignoreCase ? fold(c) : c);
+                long shiftCarry = 0;
+                long closeCarry = 0;
+                long alive = 0;
+                for (int w = 0; w < words; w++) {
+                    long advancing = state[w] & (anyOne[w] | (accepting == null ? 0 : accepting[w]));
+                    long v = (advancing << 1) | shiftCarry | (state[w] & stars[w]);
+                    shiftCarry = advancing >>> 63;
+                    long atStar = v & stars[w];
+                    v |= (atStar << 1) | closeCarry;
+                    closeCarry = atStar >>> 63;
+                    next[w] = v;
+                    alive |= v;
+                }
+                touched += words;
+                long[] swap = state;
+                state = next;
+                next = swap;
+                if (alive == 0) {
+                    break;
+                }
+            }
+            if (steps != null) {
+                steps[0] += touched;
+            }
+            return (state[length >>> 6] & (1L << (length & 63))) != 0;
+        }
     }
 
     @Override

@@ -132,7 +132,8 @@ final class QueueMetrics implements EngineEvents {
         Set<Tags> seen = new HashSet<>();
         for (MoveTaskInfo t : view.moveTasks()) {
             // One series per source and status: the newest task of each (ListMessageMoveTasks' order is newest first).
-            Tags tags = Tags.of("source", nameOf(t.sourceArn()), "destination",
+            // The account label keeps two accounts' same-named queues apart (issue 35).
+            Tags tags = Tags.of("account", accountOf(t.sourceArn()), "source", nameOf(t.sourceArn()), "destination",
                     t.destinationArn() == null ? "" : nameOf(t.destinationArn()), "status", t.status());
             if (seen.add(tags)) {
                 moved.add(MultiGauge.Row.of(tags, t.approximateNumberOfMessagesMoved()));
@@ -141,6 +142,12 @@ final class QueueMetrics implements EngineEvents {
         }
         taskMoved.register(moved, true);
         taskToMove.register(toMove, true);
+    }
+
+    /** The account of {@code arn:aws:sqs:region:account:name}. */
+    private static String accountOf(String arn) {
+        String[] parts = arn.split(":", 6);
+        return parts.length == 6 ? parts[4] : "";
     }
 
     private static String nameOf(String arn) {

@@ -16,7 +16,9 @@ class LambdaApiBadInputTest extends PushTestBase {
 
     @Override
     protected List<FunctionConfig> functions() {
-        return List.of(new FunctionConfig("fn", URI.create("http://127.0.0.1:9/invoke"), 3, Map.of(), null));
+        // each account has its own "fn": a mapping invokes only its own account's functions
+        return List.of(new FunctionConfig("fn", URI.create("http://127.0.0.1:9/invoke"), 3, Map.of(), null),
+                new FunctionConfig("fn", URI.create("http://127.0.0.1:9/invoke"), 3, Map.of(), null, "111111111111"));
     }
 
     private void refused(String method, String path, String body, int status, String type) throws Exception {

@@ -46,6 +46,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * With {@code auth sigv4}: a mapping belongs to the account whose signed request created it, and its
  * pollers act in that account. They poll that account's own queues; a mapping of another account's
  * queue is refused, as that account's own SQS calls would be, without saying whether the queue exists.
+ * A function belongs to one account too: another account's mapping cannot invoke it (issue 35).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MappingAccountTest {
@@ -81,7 +82,7 @@ class MappingAccountTest {
         ServerConfig cfg = ServerConfig.defaults().withPort(0).withStorage(StorageMode.MEMORY)
                 .withQueues(List.of(new QueueDefinition("orders", Map.of(), Map.of(), null, null, A),
                         new QueueDefinition("billing", Map.of(), Map.of(), null, null, B)))
-                .withPush(new PushConfig(List.of(new FunctionConfig("fn", function.url(), 5, Map.of(), null)), List.of()));
+                .withPush(new PushConfig(List.of(new FunctionConfig("fn", function.url(), 5, Map.of("X-Api-Key", "secret-of-A"), "signing-secret-of-A", A)), List.of()));
         server = HikyakuServer.start(cfg, SecurityConfig.defaults().withAuth(AuthMode.SIGV4).withIdentities(identities));
         endpoint = server.endpoint();
         sqsA = SqsClient.builder().endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
@@ -156,6 +157,24 @@ class MappingAccountTest {
         assertThat(function.recordsFor(arn(A, "orders"))).extracting(m -> m.getBody()).containsExactly("for A");
         await("the message deleted", () -> visibleOrInFlight(ordersUrl) == 0);
         assertThat(lambda(KEY_A, SECRET_A, "DELETE", MAPPINGS + uuid, null).status()).isEqualTo(202);
+    }
+
+    @Test
+    void aMappingMayNotInvokeAnotherAccountsFunction() throws Exception {
+        // fn is A's (functions[].account); B names it by name, by partial and by full ARN: Lambda's "not found"
+        Map<String, String> names = Map.of(
+                "fn", "arn:aws:lambda:us-east-1:" + B + ":function:fn",
+                A + ":function:fn", "arn:aws:lambda:us-east-1:" + B + ":function:fn",
+                "arn:aws:lambda:us-east-1:" + A + ":function:fn", "arn:aws:lambda:us-east-1:" + A + ":function:fn");
+        for (Map.Entry<String, String> name : names.entrySet()) {
+            Response refused = lambda(KEY_B, SECRET_B, "POST", MAPPINGS,
+                    "{\"FunctionName\":\"" + name.getKey() + "\",\"EventSourceArn\":\"" + arn(B, "billing") + "\"}");
+            assertThat(refused.status()).as(name.getKey() + ": " + refused.body()).isEqualTo(404);
+            assertThat(refused.errorType()).isEqualTo("ResourceNotFoundException");
+            assertThat(refused.body().path("message").asText()).isEqualTo("Function not found: " + name.getValue());
+        }
+        assertThat(lambda(KEY_B, SECRET_B, "GET", MAPPINGS, null).body().path("EventSourceMappings")).isEmpty();
+        assertThat(function.recordsFor(arn(B, "billing"))).isEmpty();
     }
 
     private long visibleOrInFlight(String url) {

@@ -60,10 +60,10 @@ public final class EventSourceMappings {
     synchronized void loadAndStart() {
         for (EventSourceMapping m : store.load()) {
             mappings.put(m.uuid(), m);
-            FunctionConfig f = functions.get(m.functionName()).orElse(null);
+            FunctionConfig f = functions.get(m.account(), m.functionName()).orElse(null);
             if (f == null) {
-                LOG.warn("event source mapping {}: function {} is no longer in the config file; not polling {}",
-                        m.uuid(), m.functionName(), m.queue());
+                LOG.warn("event source mapping {}: account {} has no function {} in the config file; not polling {}",
+                        m.uuid(), m.account(), m.functionName(), m.queue());
                 continue;
             }
             if (!access.allows(m.account(), m.queue())) {
@@ -192,7 +192,7 @@ public final class EventSourceMappings {
         String fn = request.path("FunctionName").asText(null);
         String arn = request.path("EventSourceArn").asText(null);
         String name = fn == null ? null : functions.nameOf(account, fn);
-        FunctionConfig function = name == null ? null : functions.get(name).orElse(null);
+        FunctionConfig function = name == null ? null : functions.get(account, name).orElse(null);
         if (function != null && arn != null) {
             for (EventSourceMapping m : mappings.values()) {
                 if (m.account().equals(account) && m.functionName().equals(function.name()) && m.queue().toString().equals(arn)) {

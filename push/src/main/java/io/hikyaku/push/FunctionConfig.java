@@ -15,12 +15,22 @@ import java.util.regex.Pattern;
  * @param headers        extra request headers sent with every call (e.g. an API key)
  * @param signingSecret  when set, every call carries an HMAC-SHA256 signature of its timestamp and body
  *                       (see {@link RequestSigner}); null for none
+ * @param account        the 12-digit account the function belongs to, or null for the server's default
+ *                       account; only mappings of that account may invoke it (Lambda's rule: a mapping and
+ *                       its function are in one account)
  */
-public record FunctionConfig(String name, URI url, int timeoutSeconds, Map<String, String> headers, String signingSecret) {
+public record FunctionConfig(String name, URI url, int timeoutSeconds, Map<String, String> headers, String signingSecret,
+                             String account) {
 
     public static final int DEFAULT_TIMEOUT_SECONDS = 3;
     public static final int MAX_TIMEOUT_SECONDS = 900;
     static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
+    private static final Pattern ACCOUNT = Pattern.compile("\\d{12}");
+
+    /** A function of the default account. */
+    public FunctionConfig(String name, URI url, int timeoutSeconds, Map<String, String> headers, String signingSecret) {
+        this(name, url, timeoutSeconds, headers, signingSecret, null);
+    }
 
     public FunctionConfig {
         Objects.requireNonNull(name, "function name");
@@ -43,10 +53,18 @@ public record FunctionConfig(String name, URI url, int timeoutSeconds, Map<Strin
         if (signingSecret != null && signingSecret.isEmpty()) {
             throw new IllegalArgumentException("function " + name + ": signingSecret must not be empty");
         }
+        if (account != null && !ACCOUNT.matcher(account).matches()) {
+            throw new IllegalArgumentException("function " + name + ": account must be a 12-digit account id: " + account);
+        }
+    }
+
+    /** The same function with another timeout (SAM templates give one). */
+    public FunctionConfig withTimeout(int seconds) {
+        return new FunctionConfig(name, url, seconds, headers, signingSecret, account);
     }
 
     @Override
     public String toString() {
-        return "FunctionConfig[" + name + " -> " + url + ", timeout " + timeoutSeconds + " s" + (signingSecret == null ? "" : ", signed") + "]";
+        return "FunctionConfig[" + (account == null ? "" : account + ":") + name + " -> " + url + ", timeout " + timeoutSeconds + " s" + (signingSecret == null ? "" : ", signed") + "]";
     }
 }

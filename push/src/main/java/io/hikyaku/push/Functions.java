@@ -6,33 +6,38 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The functions of the config file, and how a Lambda FunctionName finds one: a name
+ * The functions of the config file, each in its account, and how a Lambda FunctionName finds one: a name
  * ({@code my-function}), a full ARN ({@code arn:aws:lambda:us-east-1:123456789012:function:my-function})
  * or a partial ARN ({@code 123456789012:function:my-function}). An ARN must name the caller's account
- * and the server's region. Qualified names (versions, aliases) are not supported.
+ * and the server's region. Qualified names (versions, aliases) are not supported. An account sees
+ * only its own functions: another account's function is "not found", exactly as Lambda answers
+ * for a function the caller's account does not have.
  */
 final class Functions {
 
-    private final Map<String, FunctionConfig> byName = new LinkedHashMap<>();
+    /** By {@code account:name}. */
+    private final Map<String, FunctionConfig> byAccountAndName = new LinkedHashMap<>();
     private final String region;
 
-    Functions(List<FunctionConfig> functions, String region) {
+    Functions(List<FunctionConfig> functions, String region, String defaultAccount) {
         this.region = region;
         for (FunctionConfig f : functions) {
-            if (byName.putIfAbsent(f.name(), f) != null) {
-                throw new IllegalArgumentException("function " + f.name() + " is declared twice");
+            String account = f.account() == null ? defaultAccount : f.account();
+            if (byAccountAndName.putIfAbsent(account + ":" + f.name(), f) != null) {
+                throw new IllegalArgumentException("function " + f.name() + " is declared twice in account " + account);
             }
         }
     }
 
-    Optional<FunctionConfig> get(String name) {
-        return Optional.ofNullable(byName.get(name));
+    /** {@code account}'s function called {@code name}. */
+    Optional<FunctionConfig> get(String account, String name) {
+        return Optional.ofNullable(byAccountAndName.get(account + ":" + name));
     }
 
     /** The function {@code functionName} names for {@code account}, or Lambda's ResourceNotFoundException. */
     FunctionConfig resolve(String account, String functionName) {
         String name = nameOf(account, functionName);
-        FunctionConfig f = name == null ? null : byName.get(name);
+        FunctionConfig f = name == null ? null : byAccountAndName.get(account + ":" + name);
         if (f == null) {
             throw LambdaException.notFound("Function not found: " + arnFor(account, functionName));
         }

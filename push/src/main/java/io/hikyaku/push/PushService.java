@@ -50,7 +50,7 @@ public final class PushService implements AutoCloseable {
      */
     public static PushService start(PushConfig config, SqsService sqs, MappingStore store, Clock clock, String region,
                                     String defaultAccount, QueueAccess access) {
-        Functions functions = new Functions(config.functions(), region);
+        Functions functions = new Functions(config.functions(), region, defaultAccount);
         Delivery delivery = new Delivery(new QueueClient(sqs, region), clock);
         ExecutorService apiExecutor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "hikyaku-lambda-api");

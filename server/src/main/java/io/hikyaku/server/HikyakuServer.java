@@ -32,6 +32,7 @@ import io.hikyaku.server.http.Codecs;
 import io.hikyaku.server.http.HttpChannelInitializer;
 import io.hikyaku.server.http.RequestDispatcher;
 import io.hikyaku.server.http.IdleConnections;
+import io.hikyaku.server.http.MetricsEndpoint;
 import io.hikyaku.server.http.ServerState;
 import io.hikyaku.server.http.Tls;
 import io.netty.handler.ssl.SslContext;
@@ -95,6 +96,7 @@ public final class HikyakuServer implements AutoCloseable {
     private ExecutorService adminWorker;
     private AdminFile adminFile;
     private final HikyakuMetrics metrics;
+    private MetricsEndpoint metricsEndpoint;
     /** The CloudWatch API and its metric history; null when the service offers no view of its queues. */
     private final CloudWatch cloudWatch;
     private final long startedNanos = System.nanoTime();
@@ -284,10 +286,12 @@ public final class HikyakuServer implements AutoCloseable {
                 : new RequestAuthentication(security, config.accountId(), config.region(), config.clock(),
                         queueLookup());
         this.authentication = authentication;
+        this.metricsEndpoint = new MetricsEndpoint(metrics, security == null ? AuthMode.NONE : security.auth(),
+                security == null ? null : MetricsEndpoint.readToken(security.metricsTokenFile()));
         RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving,
                 () -> health == null ? null : health.problem() != null ? health.problem()
                         : rocks == null ? null : rocks.corruption(), admin, authentication).observe(metrics, observers, Version.current())
-                .cloudWatch(cloudWatch)
+                .cloudWatch(cloudWatch).metricsEndpoint(metricsEndpoint)
                 .crossOrigin(security != null && security.auth() == io.hikyaku.identity.AuthMode.NONE
                         ? CrossOriginGuard.forAuthNone(security.allowedHosts(), config.host(), config.advertisedUrl()) : CrossOriginGuard.ORIGIN_ONLY)
                 .lambda(() -> push == null ? null : push.api())
@@ -506,6 +510,9 @@ public final class HikyakuServer implements AutoCloseable {
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
             if (cloudWatch != null) {
                 cloudWatch.close();
+            }
+            if (metricsEndpoint != null) {
+                metricsEndpoint.close();
             }
             if (metrics != null) {
                 metrics.close();

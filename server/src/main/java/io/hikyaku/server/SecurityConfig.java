@@ -20,12 +20,14 @@ import java.util.Objects;
  * @param tlsPort              a second port for HTTPS next to HTTP, or null to serve HTTPS on the main port
  * @param allowedHosts         with {@code auth none}, the host names browser requests may address the server
  *                             by besides IP addresses, localhost and the bound and advertised hosts (DNS rebinding)
+ * @param metricsTokenFile     a file holding the bearer token {@code GET /metrics} requires, or null (then
+ *                             with auth sigv4 every scrape is refused; see MetricsEndpoint)
  */
 public record SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identities identities,
-                             Path tlsCert, Path tlsKey, Integer tlsPort, List<String> allowedHosts) {
+                             Path tlsCert, Path tlsKey, Integer tlsPort, List<String> allowedHosts, Path metricsTokenFile) {
 
     public SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identities identities, Path tlsCert, Path tlsKey, Integer tlsPort) {
-        this(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, List.of());
+        this(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, List.of(), null);
     }
 
     public SecurityConfig {
@@ -50,27 +52,31 @@ public record SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identi
 
     /** auth none, no identities, no TLS: what the server did before authentication existed. */
     public static SecurityConfig defaults() {
-        return new SecurityConfig(AuthMode.NONE, false, Identities.NONE, null, null, null);
+        return new SecurityConfig(AuthMode.NONE, false, Identities.NONE, null, null, null, List.of(), null);
     }
 
     public SecurityConfig withAuth(AuthMode value) {
-        return new SecurityConfig(value, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts);
+        return new SecurityConfig(value, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile);
     }
 
     public SecurityConfig withAllowUnauthenticated(boolean value) {
-        return new SecurityConfig(auth, value, identities, tlsCert, tlsKey, tlsPort, allowedHosts);
+        return new SecurityConfig(auth, value, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile);
     }
 
     public SecurityConfig withIdentities(Identities value) {
-        return new SecurityConfig(auth, allowUnauthenticated, value, tlsCert, tlsKey, tlsPort, allowedHosts);
+        return new SecurityConfig(auth, allowUnauthenticated, value, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile);
     }
 
     public SecurityConfig withTls(Path cert, Path key, Integer port) {
-        return new SecurityConfig(auth, allowUnauthenticated, identities, cert, key, port, allowedHosts);
+        return new SecurityConfig(auth, allowUnauthenticated, identities, cert, key, port, allowedHosts, metricsTokenFile);
     }
 
     public SecurityConfig withAllowedHosts(List<String> value) {
-        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, value);
+        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, value, metricsTokenFile);
+    }
+
+    public SecurityConfig withMetricsTokenFile(Path value) {
+        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, value);
     }
 
     public boolean tls() {

@@ -24,6 +24,7 @@ class PushConfigFileTest {
                     signingSecret: s3cret
                   - name: defaults
                     url: https://example.com/hook
+                    account: "111111111111"
                 eventSourceMappings:
                   - functionName: order-processor
                     queue: orders
@@ -43,6 +44,8 @@ class PushConfigFileTest {
         assertThat(f.headers()).containsEntry("X-Api-Key", "abc");
         assertThat(f.signingSecret()).isEqualTo("s3cret");
         assertThat(file.push().functions().get(1).timeoutSeconds()).isEqualTo(FunctionConfig.DEFAULT_TIMEOUT_SECONDS);
+        assertThat(f.account()).as("the default account").isNull();
+        assertThat(file.push().functions().get(1).account()).isEqualTo("111111111111");
         DeclaredMapping m = file.push().mappings().get(0);
         assertThat(m.queueName()).isEqualTo("orders");
         assertThat(m.request().toString()).isEqualTo("{\"FunctionName\":\"order-processor\",\"BatchSize\":100,"
@@ -55,6 +58,8 @@ class PushConfigFileTest {
 
     @Test
     void mistakesNameTheirPlace() {
+        assertThatThrownBy(() -> ConfigFile.parse("functions:\n  - name: f\n    url: http://x/\n    account: alice\n"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("functions[0]").hasMessageContaining("12-digit");
         assertThatThrownBy(() -> ConfigFile.parse("functions:\n  - name: f\n    url: ftp://x/\n"))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("functions[0]").hasMessageContaining("http://");
         assertThatThrownBy(() -> ConfigFile.parse("functions:\n  - name: f\n    url: http://x/\n    timeout: 3\n"))

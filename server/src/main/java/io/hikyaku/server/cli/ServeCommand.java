@@ -68,7 +68,9 @@ final class ServeCommand implements Subcommand {
                     + "guards against DNS rebinding (env HIKYAKU_ALLOWED_HOSTS; see docs/security.md)."),
             valued("tls-cert", "PEM", "Certificate chain for HTTPS (env HIKYAKU_TLS_CERT); needs --tls-key."),
             valued("tls-key", "PEM", "PKCS#8 private key for HTTPS (env HIKYAKU_TLS_KEY)."),
-            valued("tls-port", "PORT", "Serve HTTPS on this second port and HTTP on --port (default: HTTPS on --port; env HIKYAKU_TLS_PORT)."));
+            valued("tls-port", "PORT", "Serve HTTPS on this second port and HTTP on --port (default: HTTPS on --port; env HIKYAKU_TLS_PORT)."),
+            valued("metrics-token-file", "FILE", "GET /metrics requires `Authorization: Bearer <the file's content>` "
+                    + "(env HIKYAKU_METRICS_TOKEN_FILE); with --auth sigv4 and no token every scrape is refused."));
 
     private final Map<String, String> env;
 
@@ -171,7 +173,7 @@ final class ServeCommand implements Subcommand {
         Identities identities = IdentityReload.load(configFile, env::get); // the same checks as a reload (SIGHUP)
         SecuritySettings given = new SecuritySettings(SecuritySettings.auth("--auth", flags.string("auth")),
                 flags.has("allow-unauthenticated") ? Boolean.TRUE : null, flags.path("tls-cert"), flags.path("tls-key"),
-                flags.integer("tls-port"), SecuritySettings.hostList(flags.string("allowed-hosts")));
+                flags.integer("tls-port"), SecuritySettings.hostList(flags.string("allowed-hosts")), flags.path("metrics-token-file"));
         try {
             SecurityConfig c = file.security().applyTo(SecurityConfig.defaults().withIdentities(identities));
             c = SecuritySettings.fromEnvironment(env).applyTo(c);

@@ -42,7 +42,7 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
             "samTemplates");
     private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
             "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog", "cooldowns",
-            "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics", "engineShards", "allowedHosts");
+            "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics", "engineShards", "allowedHosts", "metricsTokenFile");
     private static final Set<String> QUEUE_KEYS = Set.of("name", "attributes", "tags", "deadLetterQueue", "maxReceiveCount", "account");
 
     /** A file with no security settings and no accounts. */
@@ -133,7 +133,8 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
         return new SecuritySettings(SecuritySettings.auth(source + ".auth", text(source, s, "auth")),
                 SecuritySettings.bool(source + ".allowUnauthenticated", text(source, s, "allowUnauthenticated")),
                 cert == null ? null : Path.of(cert), key == null ? null : Path.of(key),
-                SettingValues.port(source + ".tlsPort", text(source, s, "tlsPort")), hosts(source + ".allowedHosts", s.get("allowedHosts")));
+                SettingValues.port(source + ".tlsPort", text(source, s, "tlsPort")), hosts(source + ".allowedHosts", s.get("allowedHosts")),
+                text(source, s, "metricsTokenFile") == null ? null : Path.of(text(source, s, "metricsTokenFile")));
     }
 
     /** A list of host names, or one comma-separated string of them. */

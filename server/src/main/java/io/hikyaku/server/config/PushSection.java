@@ -20,7 +20,8 @@ import java.util.Set;
  */
 final class PushSection {
 
-    private static final Set<String> FUNCTION_KEYS = Set.of("name", "url", "timeoutSeconds", "headers", "signingSecret");
+    private static final Set<String> FUNCTION_KEYS = Set.of("name", "url", "timeoutSeconds", "headers", "signingSecret",
+            "account");
     private static final Set<String> MAPPING_KEYS = Set.of("functionName", "queue", "eventSourceArn", "batchSize",
             "maximumBatchingWindowInSeconds", "functionResponseTypes", "maximumConcurrency", "enabled", "filters");
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -59,7 +60,7 @@ final class PushSection {
             }
             return new FunctionConfig(text(source, f, "name") == null ? "" : text(source, f, "name"), new URI(url),
                     timeout == null ? FunctionConfig.DEFAULT_TIMEOUT_SECONDS : SettingValues.integer(source + ".timeoutSeconds", timeout),
-                    headers, text(source, f, "signingSecret"));
+                    headers, text(source, f, "signingSecret"), text(source, f, "account"));
         } catch (URISyntaxException e) {
             throw new ConfigException(source + ".url: not a URL: " + url, e);
         } catch (IllegalArgumentException e) {

@@ -72,7 +72,7 @@ public record SamTemplates(List<Path> paths, Set<String> untimedFunctions) {
             Integer timeout = untimedFunctions.contains(f.name()) ? timeouts.get(f.name()) : null;
             try {
                 functions.add(timeout == null || Objects.equals(timeout, f.timeoutSeconds()) ? f
-                        : new FunctionConfig(f.name(), f.url(), timeout, f.headers(), f.signingSecret()));
+                        : f.withTimeout(timeout));
             } catch (IllegalArgumentException e) {
                 throw new ConfigException(timeoutSource.get(f.name()) + ": Timeout: " + e.getMessage(), e);
             }

@@ -12,12 +12,12 @@ import java.util.Locale;
  * null = not given there. Layered like {@link Settings}: defaults &lt; file &lt; environment &lt; flags.
  */
 public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path tlsCert, Path tlsKey, Integer tlsPort,
-                               List<String> allowedHosts) {
+                               List<String> allowedHosts, Path metricsTokenFile) {
 
-    public static final SecuritySettings NONE = new SecuritySettings(null, null, null, null, null, null);
+    public static final SecuritySettings NONE = new SecuritySettings(null, null, null, null, null, null, null);
 
     public SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path tlsCert, Path tlsKey, Integer tlsPort) {
-        this(auth, allowUnauthenticated, tlsCert, tlsKey, tlsPort, null);
+        this(auth, allowUnauthenticated, tlsCert, tlsKey, tlsPort, null, null);
     }
 
     public SecurityConfig applyTo(SecurityConfig base) {
@@ -29,6 +29,7 @@ public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path
             c = c.withTls(tlsCert != null ? tlsCert : c.tlsCert(), tlsKey != null ? tlsKey : c.tlsKey(),
                     tlsPort != null ? tlsPort : c.tlsPort());
         }
+        if (metricsTokenFile != null) c = c.withMetricsTokenFile(metricsTokenFile);
         return c;
     }
 
@@ -61,7 +62,7 @@ public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path
                 bool("HIKYAKU_ALLOW_UNAUTHENTICATED", value(env, "HIKYAKU_ALLOW_UNAUTHENTICATED")),
                 path(value(env, "HIKYAKU_TLS_CERT")), path(value(env, "HIKYAKU_TLS_KEY")),
                 SettingValues.port("HIKYAKU_TLS_PORT", value(env, "HIKYAKU_TLS_PORT")),
-                hostList(value(env, "HIKYAKU_ALLOWED_HOSTS")));
+                hostList(value(env, "HIKYAKU_ALLOWED_HOSTS")), path(value(env, "HIKYAKU_METRICS_TOKEN_FILE")));
     }
 
     /** {@code a.example, .lan, *}: comma-separated host names; null when not given. */

@@ -52,6 +52,8 @@ public final class RequestDispatcher {
     private final AdminEndpoint admin;
     /** Set once before serving ({@link #observe}); null = no /metrics and no observers. */
     private HikyakuMetrics metrics;
+    /** Set once before serving; null = 404. */
+    private MetricsEndpoint metricsEndpoint;
     private List<RequestObserver> observers = List.of();
     private String version = "unknown";
     /** The CloudWatch API on the same endpoint; null = none (such requests then reach the SQS codec). */
@@ -120,6 +122,12 @@ public final class RequestDispatcher {
         return this;
     }
 
+    /** Serves {@code GET /metrics} through {@code endpoint} (authorization, off the event loop). Call before serving. */
+    public RequestDispatcher metricsEndpoint(MetricsEndpoint endpoint) {
+        this.metricsEndpoint = endpoint;
+        return this;
+    }
+
     /** Serves CloudWatch API requests through {@code cloudWatch} (may be null). Call before serving. */
     public RequestDispatcher cloudWatch(CloudWatch cloudWatch) {
         this.cloudWatch = cloudWatch;
@@ -150,11 +158,8 @@ public final class RequestDispatcher {
             return done(safeError(raw, null, new ApiException("AccessDenied", crossOrigin), requestId));
         }
         if (isMetrics(raw)) {
-            if (metrics == null) {
-                return done(new HttpResponseData(404, JSON, "{\"error\":\"metrics are off\"}".getBytes(StandardCharsets.UTF_8)));
-            }
-            HikyakuMetrics.Scrape scrape = metrics.scrape(raw.header("accept"));
-            return done(new HttpResponseData(200, Map.of("content-type", scrape.contentType()), scrape.body()));
+            return metricsEndpoint == null ? done(new HttpResponseData(404, JSON, "{\"error\":\"metrics are off\"}".getBytes(StandardCharsets.UTF_8)))
+                    : new InFlight(metricsEndpoint.handle(raw), null);
         }
         if (isHealthCheck(raw)) {
             return new InFlight(CompletableFuture.completedFuture(health(raw.path().equals(READY_PATH))), null);

@@ -42,6 +42,16 @@ class SecurityCommandLineTest {
     }
 
     @Test
+    void theMetricsTokenFileComesFromTheFlagTheEnvironmentOrTheConfigFile() throws Exception {
+        Path token = Files.writeString(dir.resolve("t"), "x");
+        Path config = Files.writeString(dir.resolve("m.yaml"), "server:\n  metricsTokenFile: " + token + "\n");
+        assertThat(new ServeCommand(Map.of()).resolveSecurity().metricsTokenFile()).isNull();
+        assertThat(new ServeCommand(Map.of()).resolveSecurity("--metrics-token-file", token.toString()).metricsTokenFile()).isEqualTo(token);
+        assertThat(new ServeCommand(Map.of("HIKYAKU_METRICS_TOKEN_FILE", token.toString())).resolveSecurity().metricsTokenFile()).isEqualTo(token);
+        assertThat(new ServeCommand(Map.of()).resolveSecurity("--config", config.toString()).metricsTokenFile()).isEqualTo(token);
+    }
+
+    @Test
     void badAuthValuesAndMissingSecretsAreConfigErrors() throws Exception {
         assertThatThrownBy(() -> new ServeCommand(Map.of("HIKYAKU_AUTH", "basic")).resolveSecurity())
                 .isInstanceOf(ConfigException.class).hasMessage("HIKYAKU_AUTH: auth must be none or sigv4, got basic");
