@@ -110,12 +110,50 @@ async function listQueueUrls() {
   return urls;
 }
 
+// Queue URLs typed by the user, per name, for this tab: a principal that may not call ListQueues or
+// GetQueueUrl still reaches its queue (sessionStorage, so a reload of the queue page keeps it).
+const KNOWN_URLS = "hikyaku.console.queueUrls";
+
+function knownUrl(name) {
+  return JSON.parse(sessionStorage.getItem(KNOWN_URLS) || "{}")[name];
+}
+
+function rememberUrl(name, url) {
+  const all = JSON.parse(sessionStorage.getItem(KNOWN_URLS) || "{}");
+  all[name] = url;
+  sessionStorage.setItem(KNOWN_URLS, JSON.stringify(all));
+}
+
+/** A queue URL (http(s)://host/<account>/<name>) or a bare name; opens its page without ListQueues. */
+function openQueue(text) {
+  const value = text.trim();
+  if (!value) return;
+  if (/^https?:\/\//i.test(value)) {
+    const name = queueName(value.replace(/\/+$/, ""));
+    rememberUrl(name, value.replace(/\/+$/, ""));
+    location.hash = "#/queue/" + encodeURIComponent(name);
+  } else {
+    location.hash = "#/queue/" + encodeURIComponent(value);
+  }
+}
+
+function openQueueSection() {
+  const input = el("input", { id: "open-queue-input", placeholder: "queue URL or name" });
+  input.addEventListener("keydown", e => { if (e.key === "Enter") openQueue(input.value); });
+  return el("section", { class: "open-queue" },
+    el("h2", {}, "Open a queue"),
+    el("div", { class: "row" }, input, el("button", { id: "open-queue", onclick: () => openQueue(input.value) }, "Open")),
+    el("p", { class: "hint" }, "Goes straight to the queue's page, without listing the account's queues: "
+      + "for a principal allowed to use a queue but not to call ListQueues."));
+}
+
 async function queuesView(view) {
   const body = el("tbody");
   const nameInput = el("input", { id: "new-queue-name", placeholder: "queue name", required: true });
   const fifoBox = el("input", { id: "new-queue-fifo", type: "checkbox" });
   view.append(
     el("h1", {}, "Queues"),
+    openQueueSection(),
     el("section", {},
       el("h2", {}, "Create queue"),
       el("div", { class: "row" }, nameInput, el("label", {}, fifoBox, " FIFO"),
@@ -175,19 +213,57 @@ function tabs(name, active) {
     tab("redrive", "Dead-letter redrive", base + "/redrive"));
 }
 
+function isAccessDenied(e) {
+  return e && (e.status === 403 || /AccessDenied/.test(e.type || "")) && !e.needsSignIn;
+}
+
+/**
+ * The queue's URL: one the user typed, else GetQueueUrl; when GetQueueUrl is denied, the URL of
+ * that name in the caller's own account (STS GetCallerIdentity needs no permission), so a principal
+ * allowed only to send still gets its queue page. Any other error is the server's own.
+ */
+async function resolveQueueUrl(name) {
+  const known = knownUrl(name);
+  if (known) return known;
+  try {
+    return (await Sqs.sqs("GetQueueUrl", { QueueName: name })).QueueUrl;
+  } catch (e) {
+    if (!isAccessDenied(e)) throw e;
+    const account = await Sqs.callerAccount().catch(() => null);
+    if (!account) throw e;
+    return location.origin + "/" + account + "/" + encodeURIComponent(name);
+  }
+}
+
 async function queueView(view, name, tab) {
   view.append(el("h1", {}, el("a", { href: "#/" }, "Queues"), " / ", name), tabs(name, tab));
-  const found = await attempt(() => Sqs.sqs("GetQueueUrl", { QueueName: name }));
-  if (!found) return;
-  const url = found.QueueUrl;
+  const url = await attempt(() => resolveQueueUrl(name));
+  if (!url) return;
   if (tab === "messages") return messagesView(view, url, name);
   if (tab === "redrive") return redriveView(view, url, name);
   return detailsView(view, url, name);
 }
 
+/** What a principal that may not read the queue's attributes can still do here. */
+function deniedNotice(url, name, e) {
+  return el("section", { id: "attributes-denied" },
+    el("h2", {}, "Attributes"),
+    el("p", { class: "muted" }, url),
+    el("p", {}, "You may not read this queue's attributes (" + (e.type || "AccessDenied") + ": " + e.message + "). "
+      + "Actions your policy allows still work: ", el("a", { id: "go-send", href: "#/queue/" + encodeURIComponent(name) + "/messages" },
+        "send a message"), "."));
+}
+
 async function detailsView(view, url, name) {
-  const out = await attempt(() => Sqs.sqs("GetQueueAttributes", { QueueUrl: url, AttributeNames: ["All"] }));
-  if (!out) return;
+  let out;
+  try {
+    out = await Sqs.sqs("GetQueueAttributes", { QueueUrl: url, AttributeNames: ["All"] });
+    showError(null);
+  } catch (e) {
+    if (!isAccessDenied(e)) { showError(e); return; }
+    view.append(deniedNotice(url, name, e));
+    return;
+  }
   const attrs = out.Attributes || {};
   const inputs = {};
   const rows = Object.keys(attrs).sort().map(k => {
@@ -286,8 +362,21 @@ async function messagesView(view, url, name) {
   // send
   const body = el("textarea", { id: "send-body", placeholder: "message body" });
   const delay = el("input", { id: "send-delay", type: "number", min: 0, max: 900, placeholder: "delay (seconds)" });
-  const group = el("input", { id: "send-group", placeholder: "message group id" });
+  const group = el("input", { id: "send-group", placeholder: "message group id (required)", required: true });
   const dedup = el("input", { id: "send-dedup", placeholder: "deduplication id" });
+  // Content-based deduplication decides whether a FIFO send needs a deduplication id; unknown (the
+  // attribute may not be readable) leaves the check to SQS.
+  let contentDedup = null;
+  const dedupHint = el("span", { class: "hint", id: "send-dedup-hint" });
+  if (fifo) {
+    Sqs.sqs("GetQueueAttributes", { QueueUrl: url, AttributeNames: ["ContentBasedDeduplication"] }).then(out => {
+      contentDedup = (out.Attributes || {}).ContentBasedDeduplication === "true";
+      dedup.placeholder = contentDedup ? "deduplication id (optional: content-based)" : "deduplication id (required)";
+      dedup.required = !contentDedup;
+      dedupHint.textContent = contentDedup ? "Content-based deduplication is on: without an id, the body's SHA-256 is used."
+        : "Content-based deduplication is off: each message needs a deduplication id.";
+    }, () => { dedupHint.textContent = "Deduplication id: needed unless the queue has content-based deduplication."; });
+  }
   const attrRows = el("div", {});
   const addAttr = () => attrRows.append(el("div", { class: "row attribute-row" },
     el("input", { class: "attr-name", placeholder: "attribute name" }), el("input", { class: "attr-value", placeholder: "string value" })));
@@ -295,7 +384,7 @@ async function messagesView(view, url, name) {
   const sent = el("span", { class: "notice", id: "send-result" });
   view.append(el("section", {},
     el("h2", {}, "Send a message"), body,
-    el("div", { class: "row" }, fifo ? [group, dedup] : delay),
+    el("div", { class: "row" }, fifo ? [group, dedup, dedupHint] : delay),
     el("div", { class: "muted" }, "String message attributes:"), attrRows,
     el("div", { class: "row" }, el("button", { onclick: addAttr }, "Add attribute"),
       el("button", { id: "send", class: "primary", onclick: async () => {
@@ -307,8 +396,16 @@ async function messagesView(view, url, name) {
         }
         if (Object.keys(attributes).length) input.MessageAttributes = attributes;
         if (fifo) {
-          input.MessageGroupId = group.value;
-          if (dedup.value) input.MessageDeduplicationId = dedup.value;
+          // Checked here so the user sees what is missing, never an empty parameter sent to SQS.
+          if (!group.value.trim()) { sent.textContent = ""; showError({ message: "A FIFO queue needs a message group id." }); group.focus(); return; }
+          if (contentDedup === false && !dedup.value.trim()) {
+            sent.textContent = "";
+            showError({ message: "This queue has content-based deduplication off: give a deduplication id." });
+            dedup.focus();
+            return;
+          }
+          input.MessageGroupId = group.value.trim();
+          if (dedup.value.trim()) input.MessageDeduplicationId = dedup.value.trim();
         } else if (delay.value) {
           input.DelaySeconds = Number(delay.value);
         }
@@ -376,10 +473,17 @@ async function redriveView(view, url, name) {
   const destination = el("input", { id: "redrive-destination", class: "wide", placeholder: "destination queue ARN (empty: back to each message's source queue)" });
   const rate = el("input", { id: "redrive-rate", type: "number", min: 1, max: 500, placeholder: "rate (msg/s, optional)" });
   const tasks = el("tbody", { id: "move-tasks" });
+  const available = el("span", { id: "redrive-available" }, attrs.Attributes.ApproximateNumberOfMessages);
   let timer = null;
+  /** The queue's count now (it falls while a task moves messages out). */
+  async function refreshCount() {
+    const now = await Sqs.sqs("GetQueueAttributes", { QueueUrl: url, AttributeNames: ["ApproximateNumberOfMessages"] }).catch(() => null);
+    if (now) available.textContent = now.Attributes.ApproximateNumberOfMessages;
+  }
   async function refresh() {
     const out = await attempt(() => Sqs.sqs("ListMessageMoveTasks", { SourceArn: arn, MaxResults: 10 }));
     if (!out) return;
+    await refreshCount(); // read after the task list, so a task seen finished shows its final count
     tasks.replaceChildren(...(out.Results || []).map(t => el("tr", { class: "move-task", "data-status": t.Status },
       el("td", { class: "status" }, t.Status),
       el("td", { class: "num moved" }, String(t.ApproximateNumberOfMessagesMoved ?? "")),
@@ -396,8 +500,8 @@ async function redriveView(view, url, name) {
   }
   view.append(el("section", {},
     el("h2", {}, "Start a redrive"),
-    el("p", { class: "muted" }, "Moves the messages of this dead-letter queue (" + attrs.Attributes.ApproximateNumberOfMessages
-      + " available now) back to their source queues or to another queue, with StartMessageMoveTask."),
+    el("p", { class: "muted" }, "Moves the messages of this dead-letter queue (", available,
+      " available now) back to their source queues or to another queue, with StartMessageMoveTask."),
     destination, el("div", { class: "row" }, rate,
       el("button", { id: "start-redrive", class: "primary", onclick: async () => {
         const input = { SourceArn: arn };

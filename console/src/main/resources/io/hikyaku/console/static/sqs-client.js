@@ -72,6 +72,27 @@ const Sqs = (() => {
   const cloudwatch = (action, input) => call("GraniteServiceVersion20100801." + action, input, "monitoring");
 
   /**
+   * The caller's account id from STS GetCallerIdentity (Query protocol, signed for "sts"; it needs no
+   * permission), or null without credentials. Lets a principal that may not call GetQueueUrl still
+   * build its own account's queue URL from a queue name.
+   */
+  async function callerAccount() {
+    const creds = credentials();
+    if (!creds) return null;
+    const body = "Action=GetCallerIdentity&Version=2011-06-15";
+    const headers = await SigV4.sign({
+      accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey, region: creds.region,
+      service: "sts", host: location.host, path: "/",
+      headers: { "content-type": "application/x-www-form-urlencoded; charset=utf-8" }, body
+    });
+    const response = await fetch("/", { method: "POST", headers, body, credentials: "omit", cache: "no-store" });
+    const xml = new DOMParser().parseFromString(await response.text(), "application/xml");
+    const text = tag => { const n = xml.getElementsByTagName(tag)[0]; return n ? n.textContent : null; };
+    if (!response.ok) throw new ApiError(response.status, text("Code") || "Error", text("Message") || "GetCallerIdentity failed");
+    return text("Account");
+  }
+
+  /**
    * Checks credentials with a signed ListQueues before keeping them: a wrong key id or secret is
    * refused by the server's SigV4 check (the AWS error is thrown); an authorization refusal
    * (AccessDenied) still proves the key and secret are right, so it is not a sign-in failure.
@@ -85,5 +106,5 @@ const Sqs = (() => {
     }
   }
 
-  return { call, sqs, peek, cloudwatch, verify, credentials, signIn, signOut, ApiError };
+  return { call, sqs, peek, cloudwatch, callerAccount, verify, credentials, signIn, signOut, ApiError };
 })();

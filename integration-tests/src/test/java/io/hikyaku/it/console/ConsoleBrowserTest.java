@@ -247,6 +247,7 @@ class ConsoleBrowserTest {
         WebElement task = wait.until(ExpectedConditions.presenceOfElementLocated(
                 By.cssSelector("tr.move-task[data-status='COMPLETED']")));
         assertThat(task.findElement(By.className("moved")).getText()).isEqualTo("3");
+        wait.until(ExpectedConditions.textToBe(By.id("redrive-available"), "0")); // no longer the 3 of page load
         screenshot("redrive");
         assertThat(counts("work")).containsEntry("ApproximateNumberOfMessages", "3");
         assertThat(counts("work-dlq")).containsEntry("ApproximateNumberOfMessages", "0");
@@ -307,5 +308,45 @@ class ConsoleBrowserTest {
                 .signingName("sqs").signingRegion(Region.EU_WEST_1)
                 .signingClockOverride(Clock.fixed(at, ZoneOffset.UTC)).build());
         assertThat(js).isEqualTo(signed.firstMatchingHeader("Authorization").orElseThrow());
+    }
+
+    /** A FIFO send without a group id is stopped in the page with a clear message; nothing reaches the queue. */
+    @Test
+    @Order(8)
+    void fifoSendNeedsAGroupIdAndADedupIdWithoutContentDedup() {
+        sqs.createQueue(b -> b.queueName("jobs.fifo").attributesWithStrings(Map.of("FifoQueue", "true")));
+        open("#/queue/jobs.fifo/messages");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("send-dedup-hint"), "deduplication is off"));
+        type("send-body", "fifo body");
+        click("send");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("error"), "A FIFO queue needs a message group id."));
+        type("send-group", "g1");
+        click("send");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("error"), "give a deduplication id"));
+        assertThat(counts("jobs.fifo")).containsEntry("ApproximateNumberOfMessages", "0");
+        type("send-dedup", "d1");
+        click("send");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("send-result"), "Sent "));
+        assertThat(counts("jobs.fifo")).containsEntry("ApproximateNumberOfMessages", "1");
+    }
+
+    /** Every chart has the same range and the same HH:MM time axis; the page has an inline icon (no /favicon.ico). */
+    @Test
+    @Order(9)
+    void chartsShareOneRangeWithATimeAxisAndThePageHasAnIcon() throws Exception {
+        open("#/queue/orders");
+        wait.until(ExpectedConditions.attributeToBe(By.id("charts"), "data-loaded", "true"));
+        List<WebElement> charts = browser.findElements(By.cssSelector("#charts figure.chart"));
+        assertThat(charts).hasSize(6);
+        String from = browser.findElement(By.id("charts")).getAttribute("data-from");
+        for (WebElement c : charts) {
+            assertThat(c.getAttribute("data-from")).isEqualTo(from);
+            assertThat(c.getAttribute("data-ticks")).isEqualTo(charts.get(0).getAttribute("data-ticks")).matches("(\\d\\d:\\d\\d ?){4,5}");
+            assertThat(c.findElements(By.cssSelector("svg .time-axis text.tick"))).hasSizeGreaterThanOrEqualTo(4);
+        }
+        long to = Long.parseLong(browser.findElement(By.id("charts")).getAttribute("data-to"));
+        assertThat(to - Long.parseLong(from)).isEqualTo(3600 + 60);
+        screenshot("queue-metrics-axis");
+        assertThat(browser.findElement(By.cssSelector("link[rel='icon']")).getAttribute("href")).startsWith("data:image/svg+xml,");
     }
 }

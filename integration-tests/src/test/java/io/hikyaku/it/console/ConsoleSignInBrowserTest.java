@@ -68,6 +68,12 @@ class ConsoleSignInBrowserTest {
               - id: "111111111111"
                 rootKeys:
                   - {accessKeyId: AKIAROOTAAAAAAAAAAAA, secretAccessKey: "rootA/secret/0123456789abcdefghijklmnopq"}
+                users:
+                  - name: sender
+                    accessKeys:
+                      - {accessKeyId: AKIASENDER0000000001, secretAccessKey: "sender/secret/0123456789abcdefghijklmno"}
+                    policies:
+                      send-only: {Version: "2012-10-17", Statement: [{Effect: Allow, Action: "sqs:SendMessage", Resource: "arn:aws:sqs:*:111111111111:orders"}]}
               - id: "222222222222"
                 rootKeys:
                   - {accessKeyId: AKIAROOTBBBBBBBBBBBB, secretAccessKey: "rootB/secret/0123456789abcdefghijklmnopq"}
@@ -325,5 +331,30 @@ class ConsoleSignInBrowserTest {
                         + "Charts.load('charted', 3600).then(d => done(d.series.map(s => s.points.length).reduce((a, b) => a + b, 0)),"
                         + " e => done('error ' + e.type));");
         assertThat(sent).isEqualTo(0L); // account B's metric history has no queue "charted"
+    }
+
+    /** A user allowed only sqs:SendMessage on one queue opens it by name (no ListQueues, no GetQueueUrl) and sends. */
+    @Test
+    @Order(7)
+    void aSendOnlyUserOpensItsQueueByNameAndSends() {
+        click("sign-out-button");
+        awaitReady();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("sign-in-dialog")));
+        signIn("AKIASENDER0000000001", "sender/secret/0123456789abcdefghijklmno");
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("sign-in-dialog")));
+        awaitReady();
+        open(""); // the queue list (ListQueues shows nothing of use to this user): it opens its queue by name
+        String before = count("orders");
+        type("open-queue-input", "orders");
+        click("open-queue");
+        awaitReady();
+        WebElement denied = wait.until(ExpectedConditions.presenceOfElementLocated(By.id("attributes-denied")));
+        assertThat(denied.getText()).contains("/" + A + "/orders").contains("send a message");
+        click("go-send");
+        awaitReady();
+        type("send-body", "from the send-only user");
+        click("send");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("send-result"), "Sent "));
+        assertThat(Integer.parseInt(count("orders"))).isEqualTo(Integer.parseInt(before) + 1);
     }
 }
