@@ -97,6 +97,8 @@ public final class HikyakuServer implements AutoCloseable {
     private AdminFile adminFile;
     private final HikyakuMetrics metrics;
     private MetricsEndpoint metricsEndpoint;
+    /** Policy evaluation off the event loops (auth sigv4 only). */
+    private final io.hikyaku.server.auth.AuthorizationPool authorizations = io.hikyaku.server.auth.AuthorizationPool.forThisMachine();
     /** The CloudWatch API and its metric history; null when the service offers no view of its queues. */
     private final CloudWatch cloudWatch;
     private final long startedNanos = System.nanoTime();
@@ -291,7 +293,7 @@ public final class HikyakuServer implements AutoCloseable {
         RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving,
                 () -> health == null ? null : health.problem() != null ? health.problem()
                         : rocks == null ? null : rocks.corruption(), admin, authentication).observe(metrics, observers, Version.current())
-                .cloudWatch(cloudWatch).metricsEndpoint(metricsEndpoint)
+                .cloudWatch(cloudWatch).metricsEndpoint(metricsEndpoint).authorizeOn(authorizations)
                 .crossOrigin(security != null && security.auth() == io.hikyaku.identity.AuthMode.NONE
                         ? CrossOriginGuard.forAuthNone(security.allowedHosts(), config.host(), config.advertisedUrl()) : CrossOriginGuard.ORIGIN_ONLY)
                 .lambda(() -> push == null ? null : push.api())
@@ -511,6 +513,7 @@ public final class HikyakuServer implements AutoCloseable {
             if (cloudWatch != null) {
                 cloudWatch.close();
             }
+            authorizations.close();
             if (metricsEndpoint != null) {
                 metricsEndpoint.close();
             }

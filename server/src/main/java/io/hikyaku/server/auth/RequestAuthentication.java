@@ -118,6 +118,11 @@ public final class RequestAuthentication {
         }
     }
 
+    /** Whether authorizing this request evaluates a policy (then it runs off the event loop: {@link AuthorizationPool}). */
+    public boolean evaluatesPolicies(RequestContext context, io.hikyaku.api.ResolvedRequest request) {
+        return enforce && authorization.needsEvaluation(context, request);
+    }
+
     /**
      * The CloudWatch API's view of an authenticated caller (its account, and each operation authorized
      * as {@code cloudwatch:<Operation>} on {@code "*"}), or null with auth none (the configured account,

@@ -75,6 +75,21 @@ public final class RequestAuthorization {
     }
 
     /**
+     * Whether {@link #authorize} would evaluate any policy for this request: false when every check is
+     * an account root acting in its own account with no policy anywhere (allowed whatever the request's
+     * keys). Such requests are authorized where they arrive; the others on the {@link AuthorizationPool}.
+     */
+    public boolean needsEvaluation(io.hikyaku.identity.RequestContext caller, ResolvedRequest resolved) {
+        Principal who = caller.principal();
+        for (Check check : resolved.checks()) {
+            if (!rootWithoutPolicies(who, check, queueOf(check))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Authorizes a call of another API served on the same endpoint (CloudWatch, Lambda event source
      * mappings): the caller's identity policies only (these APIs have no resource policies; an account
      * root may do everything in its account; an anonymous caller nothing).

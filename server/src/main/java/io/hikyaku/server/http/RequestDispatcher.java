@@ -65,6 +65,8 @@ public final class RequestDispatcher {
     /** The Lambda event-source-mapping API (push delivery); supplies null while there is none. */
     private Supplier<LambdaApi> lambda = () -> null;
     private CrossOriginGuard crossOrigin = CrossOriginGuard.ORIGIN_ONLY;
+    /** Where requests that need a policy evaluated are authorized; null = inline. */
+    private io.hikyaku.server.auth.AuthorizationPool authorizations;
     /** SNS topics on the same endpoint; supplies null while there is none. */
     private Supplier<io.hikyaku.sns.SnsApi> sns = () -> null;
 
@@ -119,6 +121,12 @@ public final class RequestDispatcher {
     /** Serves SNS requests (signed for sns, or Version=2010-03-31) through {@code sns}. Call before serving. */
     public RequestDispatcher sns(Supplier<io.hikyaku.sns.SnsApi> sns) {
         this.sns = sns;
+        return this;
+    }
+
+    /** Evaluates policies on {@code pool} instead of the event loop (null: inline, as tests of the bare pipeline do). Call before serving. */
+    public RequestDispatcher authorizeOn(io.hikyaku.server.auth.AuthorizationPool pool) {
+        this.authorizations = pool;
         return this;
     }
 
@@ -259,10 +267,21 @@ public final class RequestDispatcher {
             }
             if (resolved != null) {
                 exchange = exchange(start, requestId, decoded, resolved.queue(), caller, raw, peer);
-                if (authentication != null) {
-                    authentication.authorize(caller, resolved);
+                if (authentication != null && authorizations != null && authentication.evaluatesPolicies(caller, resolved)) {
+                    // Policy evaluation never runs on an event loop: one tenant's costly conditions must not
+                    // delay every connection of the loop.
+                    ResolvedRequest target = resolved;
+                    RequestContext who = caller;
+                    call = authorizations.run(() -> {
+                        authentication.authorize(who, target);
+                        return service.invoke(context, target);
+                    });
+                } else {
+                    if (authentication != null) {
+                        authentication.authorize(caller, resolved);
+                    }
+                    call = service.invoke(context, resolved);
                 }
-                call = service.invoke(context, resolved);
             } else { // the bare pipeline of tests (no authentication at all): a scripted service answers it
                 call = service.invoke(context, decoded);
             }

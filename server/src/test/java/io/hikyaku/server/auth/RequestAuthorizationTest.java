@@ -52,6 +52,19 @@ class RequestAuthorizationTest {
     }
 
     /** Issue 35: an empty QueueUrl with the queue in the path was allowed unchecked, then acted on the path's queue. */
+    /** Only a request that evaluates a policy is sent off the event loop (AuthorizationPool). */
+    @Test
+    void onlyRequestsThatEvaluateAPolicyNeedThePool() throws Exception {
+        assertThat(authz.needsEvaluation(caller(a), resolved("SendMessage", "{\"QueueUrl\":\"/111111111111/q\"}", "/")))
+                .as("a root in its own account, no policy anywhere").isFalse();
+        assertThat(authz.needsEvaluation(caller(a), resolved("SendMessage", "{\"QueueUrl\":\"/222222222222/q\"}", "/")))
+                .as("another account's queue").isTrue();
+        queues.put("111111111111/p", new QueueAccess("{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Deny\","
+                + "\"Principal\":\"*\",\"Action\":\"sqs:*\",\"Resource\":\"*\"}]}", Map.of()));
+        assertThat(authz.needsEvaluation(caller(a), resolved("SendMessage", "{\"QueueUrl\":\"/111111111111/p\"}", "/")))
+                .as("a queue with a Policy").isTrue();
+    }
+
     @Test
     void anEmptyQueueUrlIsCheckedOnThePathsQueue() throws Exception {
         for (String op : new String[] {"ReceiveMessage", "GetQueueAttributes", "SendMessage", "DeleteQueue"}) {
@@ -177,10 +190,21 @@ class RequestAuthorizationTest {
     }
 
     private void check(Principal who, ApiRequest request) {
+        authz.authorize(caller(who), resolvedFor(who, request));
+    }
+
+    private static RequestContext caller(Principal who) {
+        return new RequestContext(who, "10.1.2.3", false, Instant.parse("2026-01-02T03:04:05Z"), "test-agent");
+    }
+
+    private static io.hikyaku.api.ResolvedRequest resolvedFor(Principal who, ApiRequest request) {
         io.hikyaku.api.CallContext context = new io.hikyaku.api.CallContext(who.accountId(), "us-east-1", "http://h", null, "r",
                 "000000000000");
-        authz.authorize(new RequestContext(who, "10.1.2.3", false, Instant.parse("2026-01-02T03:04:05Z"), "test-agent"),
-                io.hikyaku.api.SqsRequests.resolve(request, context));
+        return io.hikyaku.api.SqsRequests.resolve(request, context);
+    }
+
+    private io.hikyaku.api.ResolvedRequest resolved(String action, String input, String path) throws Exception {
+        return resolvedFor(a, request(action, input, path));
     }
 
     private void allowed(String action, String input, String path) throws Exception {
