@@ -136,6 +136,29 @@ public final class RequestAuthentication {
     }
 
     /**
+     * SNS calls: the caller's identity policies for {@code sns:<Action>} on the topic. Topic policies
+     * are not evaluated yet, so a topic of another account is refused whatever its policy says (fail
+     * closed: a grant is not honoured rather than a stranger let in).
+     */
+    public HttpResponseData authorizeSns(RequestContext context, HttpRequestData raw) {
+        if (!enforce) {
+            return null;
+        }
+        String[] target = io.hikyaku.sns.SnsRequests.authorizationTarget(raw);
+        String denial = authorization.denial(context, target[0], target[1]);
+        if (denial == null && !target[1].equals("*")) {
+            String[] arn = target[1].split(":", -1);
+            String account = context.principal().accountId();
+            if (arn.length < 6 || account == null || !account.equals(arn[4])) {
+                denial = "User: " + (context.principal().isAnonymous() ? "anonymous" : context.principal().arn())
+                        + " is not authorized to perform: " + target[0] + " on resource: " + target[1]
+                        + " because no resource-based policy allows the " + target[0] + " action";
+            }
+        }
+        return denial == null ? null : io.hikyaku.sns.SnsRequests.authorizationError(denial);
+    }
+
+    /**
      * Authorizes a call of the Lambda event-source-mapping API through its operation table
      * ({@link LambdaOperations}): as its IAM action ({@code lambda:CreateEventSourceMapping},
      * {@code lambda:TagResource} ...) on {@code "*"} for create and list, on the mapping's ARN otherwise.
@@ -144,16 +167,6 @@ public final class RequestAuthentication {
      *
      * @return null when allowed (or auth none), else the response to send
      */
-    /** SNS calls: the caller's identity policies for {@code sns:<Action>} on the topic (topic policies: not yet). */
-    public HttpResponseData authorizeSns(RequestContext context, HttpRequestData raw) {
-        if (!enforce) {
-            return null;
-        }
-        String[] target = io.hikyaku.sns.SnsRequests.authorizationTarget(raw);
-        String denial = authorization.denial(context, target[0], target[1]);
-        return denial == null ? null : io.hikyaku.sns.SnsRequests.authorizationError(denial);
-    }
-
     public HttpResponseData authorizeLambda(RequestContext context, HttpRequestData raw) {
         if (!enforce) {
             return null;
