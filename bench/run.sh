@@ -10,6 +10,8 @@
 # `hikyaku-memory` with --auth sigv4 (bench/auth/identities.yaml); the client signs every request
 # (--sigv4). Servers `hikyaku-nometrics` and `hikyaku-memory-nometrics` (not in the default list) are
 # `hikyaku` and `hikyaku-memory` with --metrics off: beside them they show what metrics cost.
+# Servers `hikyaku-sigv4-user` and `hikyaku-memory-sigv4-user` are the *-sigv4 servers with the client
+# signing as the configured user `bench` (an identity policy to evaluate) instead of the account root.
 # BENCH_BASELINE names the server the summary's ratios are against (default elasticmq-memory).
 #
 # usage: bench/run.sh [--scenarios "send cycle ..."] [--servers "hikyaku ..."] [--rounds 3]
@@ -73,6 +75,8 @@ SIGV4_ARGS="--auth sigv4 --config '$ROOT/bench/auth/identities.yaml'"
 # The keys of bench/auth/identities.yaml, for the client's --sigv4 against the *-sigv4 servers.
 BENCH_KEY_ID=AKIABENCHROOT0000001
 BENCH_SECRET="bench/secret/0123456789abcdefghijklmnopqr"
+BENCH_USER_KEY_ID=AKIABENCHUSER0000001
+BENCH_USER_SECRET="bench/user/secret/0123456789abcdefghijkl"
 if [ -x "$ROOT/hikyaku" ] && [ -f "$ROOT/server/target/hikyaku.jar" ]; then HAVE_HIKYAKU=1; fi
 
 # ---- how each server starts (a command line; data dir per round, fresh) ----
@@ -89,8 +93,8 @@ server_cmd() { # name datadir
     hikyaku-memory) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '$ROOT/hikyaku' serve --port $PORT --storage memory" ;;
     # The same two with authentication on: every request SigV4-verified against bench/auth/identities.yaml
     # (the client signs with --sigv4). Beside `hikyaku` / `hikyaku-memory` they show what auth costs.
-    hikyaku-sigv4) echo "exec '$ROOT/hikyaku' serve --port $PORT --data-dir '$data' $SIGV4_ARGS" ;;
-    hikyaku-memory-sigv4) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '$ROOT/hikyaku' serve --port $PORT --storage memory $SIGV4_ARGS" ;;
+    hikyaku-sigv4|hikyaku-sigv4-user) echo "exec '$ROOT/hikyaku' serve --port $PORT --data-dir '$data' $SIGV4_ARGS" ;;
+    hikyaku-memory-sigv4|hikyaku-memory-sigv4-user) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '$ROOT/hikyaku' serve --port $PORT --storage memory $SIGV4_ARGS" ;;
     # The same two with metrics off: nothing recorded per request (docs/operations.md "Monitoring").
     hikyaku-nometrics) echo "exec '$ROOT/hikyaku' serve --port $PORT --data-dir '$data' --metrics off" ;;
     hikyaku-memory-nometrics) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '$ROOT/hikyaku' serve --port $PORT --storage memory --metrics off" ;;
@@ -115,7 +119,7 @@ server_cmd() { # name datadir
 
 available() {
   case "$1" in
-    hikyaku|hikyaku-memory|hikyaku-batch|hikyaku-sigv4|hikyaku-memory-sigv4|hikyaku-nometrics|hikyaku-memory-nometrics) [ "$HAVE_HIKYAKU" = 1 ] ;;
+    hikyaku|hikyaku-memory|hikyaku-batch|hikyaku-sigv4|hikyaku-memory-sigv4|hikyaku-sigv4-user|hikyaku-memory-sigv4-user|hikyaku-nometrics|hikyaku-memory-nometrics) [ "$HAVE_HIKYAKU" = 1 ] ;;
     nginx|nginx-paced) [ -x /usr/sbin/nginx ] ;;
     *) true ;;
   esac
@@ -130,17 +134,19 @@ hikyaku_send_rate() { # scenario
     | tail -1 | grep -o 'requests_s=[0-9]*' | cut -d= -f2 || true
 }
 
-signed() { case "$1" in *-sigv4) true ;; *) false ;; esac; }
+signed() { case "$1" in *-sigv4|*-sigv4-user) true ;; *) false ;; esac; }
 
 # The client's signing flag and keys for a server that verifies signatures, else nothing.
 client() { # server java-args...
   local server="$1"; shift
-  if signed "$server"; then
+  if [[ "$server" == *-sigv4-user ]]; then
+    AWS_ACCESS_KEY_ID="$BENCH_USER_KEY_ID" AWS_SECRET_ACCESS_KEY="$BENCH_USER_SECRET" AWS_REGION=us-east-1 "$@" --sigv4
+  elif signed "$server"; then
     AWS_ACCESS_KEY_ID="$BENCH_KEY_ID" AWS_SECRET_ACCESS_KEY="$BENCH_SECRET" AWS_REGION=us-east-1 "$@" --sigv4
   else "$@"; fi
 }
 
-durable() { [ "$1" = hikyaku ] || [ "$1" = hikyaku-sigv4 ] || [ "$1" = hikyaku-batch ] || [ "$1" = hikyaku-nometrics ] || [ "$1" = elasticmq-h2 ]; }
+durable() { [ "$1" = hikyaku ] || [ "$1" = hikyaku-sigv4 ] || [ "$1" = hikyaku-sigv4-user ] || [ "$1" = hikyaku-batch ] || [ "$1" = hikyaku-nometrics ] || [ "$1" = elasticmq-h2 ]; }
 
 # The JVM (or nginx) itself, also when started through a wrapper script.
 resolve_pid() {
