@@ -33,6 +33,9 @@ import io.hikyaku.server.http.HttpChannelInitializer;
 import io.hikyaku.server.http.RequestDispatcher;
 import io.hikyaku.server.http.IdleConnections;
 import io.hikyaku.server.http.MetricsEndpoint;
+import io.hikyaku.server.http.ConnectionGuards;
+import io.hikyaku.server.http.ConnectionLimits;
+import io.hikyaku.server.http.ConnectionProblems;
 import io.hikyaku.server.http.ServerState;
 import io.hikyaku.server.http.Tls;
 import io.netty.handler.ssl.SslContext;
@@ -108,6 +111,8 @@ public final class HikyakuServer implements AutoCloseable {
     private volatile RequestAuthentication authentication;
     /** {@link System#nanoTime()} when {@code start} was called: the start summary's own duration. */
     private long beganNanos;
+    /** Connection limits and what is counted against them, shared by the listeners. */
+    private ConnectionGuards connectionGuards;
 
     private HikyakuServer(ServerConfig config, SecurityConfig security, SqsService service, StoreHealth storeHealth, Backups backups,
                           RocksDbStore rocks) {
@@ -178,6 +183,11 @@ public final class HikyakuServer implements AutoCloseable {
      *                               {@code allowUnauthenticated}
      */
     public static HikyakuServer start(ServerConfig config, SecurityConfig security) {
+        return start(config, security, ConnectionLimits.DEFAULTS);
+    }
+
+    /** As {@link #start(ServerConfig, SecurityConfig)}, holding connections to {@code limits}. */
+    public static HikyakuServer start(ServerConfig config, SecurityConfig security, ConnectionLimits limits) {
         long began = System.nanoTime();
         java.net.InetSocketAddress address = ListenAddress.resolve(config.host(), config.port()); // a typo'd host first
         security.checkExposure(config.host());
@@ -207,7 +217,7 @@ public final class HikyakuServer implements AutoCloseable {
             store.backups().checkpoint(target);
             FileMappingStore.copyInto(config.dataDir(), target); // push delivery's mappings live beside the store
         };
-        return start(began, config, security, Codecs.standard(), service, store.health(), backups, store.rocks());
+        return start(began, config, security, Codecs.standard(), service, store.health(), backups, store.rocks(), limits);
     }
 
     /**
@@ -227,12 +237,15 @@ public final class HikyakuServer implements AutoCloseable {
 
     /** Starts serving {@code service} (which the server then owns and closes) through {@code codec}. */
     public static HikyakuServer start(ServerConfig config, ProtocolCodec codec, SqsService service) {
-        return start(System.nanoTime(), config, null, codec, service, null, null, null);
+        return start(System.nanoTime(), config, null, codec, service, null, null, null, ConnectionLimits.DEFAULTS);
     }
 
     private static HikyakuServer start(long began, ServerConfig config, SecurityConfig security, ProtocolCodec codec,
-                                       SqsService service, StoreHealth storeHealth, Backups backups, RocksDbStore rocks) {
+                                       SqsService service, StoreHealth storeHealth, Backups backups, RocksDbStore rocks,
+                                       ConnectionLimits limits) {
         HikyakuServer server = new HikyakuServer(config, security, service, storeHealth, backups, rocks);
+        server.connectionGuards = ConnectionGuards.of(limits, security != null && security.auth() == AuthMode.SIGV4,
+                config.maxBodyBytes(), config.clock());
         server.beganNanos = began;
         try {
             // Ready means ready: the configured queues exist (or start fails naming the bad one)
@@ -310,6 +323,10 @@ public final class HikyakuServer implements AutoCloseable {
         }
         workers.scheduleAtFixedRate(idleConnections::sweep, IdleConnections.SWEEP_MILLIS, IdleConnections.SWEEP_MILLIS,
                 TimeUnit.MILLISECONDS);
+        workers.scheduleAtFixedRate(() -> idleConnections.closeSlowRequests(connectionGuards.problems()),
+                IdleConnections.SLOW_SWEEP_MILLIS, IdleConnections.SLOW_SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+        workers.scheduleAtFixedRate(connectionGuards.problems()::report, ConnectionProblems.REPORT_MILLIS,
+                ConnectionProblems.REPORT_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /** The engine's read-only lookup of a queue's Policy and tags, for authorization. */
@@ -326,7 +343,8 @@ public final class HikyakuServer implements AutoCloseable {
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new HttpChannelInitializer(dispatcher, state, config.clock(), config.maxBodyBytes(), tls));
+                .childHandler(new HttpChannelInitializer(dispatcher, state, config.clock(), config.maxBodyBytes(), tls,
+                        connectionGuards));
         try {
             return bootstrap.bind(ListenAddress.resolve(config.host(), onPort)).sync().channel();
         } catch (Exception e) {
@@ -377,6 +395,7 @@ public final class HikyakuServer implements AutoCloseable {
     /** Runs the idle-connection sweep now (tests advance the clock instead of waiting for the timer). */
     void sweepIdleConnections() {
         idleConnections.sweep();
+        idleConnections.closeSlowRequests(connectionGuards.problems());
     }
 
     /** Writes ADMIN into the data directory so {@code hikyaku backup} can reach this server. */

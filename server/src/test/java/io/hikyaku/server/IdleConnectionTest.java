@@ -78,22 +78,25 @@ class IdleConnectionTest {
     }
 
     @Test
-    void aSlowUploadCountsAsActivity() throws Exception {
+    void aSlowUploadIsNotIdleButIsClosedOnceItTakesLongerThanTheBodyTimeout() throws Exception {
+        long bodyTimeout = io.hikyaku.server.http.ConnectionLimits.DEFAULTS.bodyTimeoutMillis();
         try (RawHttp http = new RawHttp(server.port())) {
             String body = "{\"n\":7}";
             http.send("POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: AmazonSQS.Echo\r\nContent-Length: " + body.length()
                     + "\r\n\r\n" + body.substring(0, 3));
             assertThat(http.silentFor(200)).isTrue();
 
-            clock.advance(Duration.ofMillis(IdleConnections.IDLE_MILLIS - 1));
-            http.send(body.substring(3, 5));
-            assertThat(http.silentFor(200)).isTrue();
-            clock.advance(Duration.ofMillis(IdleConnections.IDLE_MILLIS - 1));
+            clock.advance(Duration.ofMillis(bodyTimeout - 1));
             server.sweepIdleConnections();
-            assertThat(http.silentFor(300)).as("the last chunk arrived under five minutes ago").isTrue();
-
-            http.send(body.substring(5));
+            http.send(body.substring(3));
             assertThat(http.read().status()).isEqualTo(200);
+        }
+        try (RawHttp http = new RawHttp(server.port())) {
+            http.send("POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: AmazonSQS.Echo\r\nContent-Length: 7\r\n\r\n{\"n");
+            assertThat(http.silentFor(200)).isTrue();
+            clock.advance(Duration.ofMillis(bodyTimeout));
+            server.sweepIdleConnections();
+            assertThat(http.closedByServer()).as("slowloris on the body").isTrue();
         }
     }
 }

@@ -25,6 +25,25 @@ public final class IdleConnections {
         this.clock = clock;
     }
 
+    /** How often {@link #closeSlowRequests} is meant to run: the granularity of the head and body timeouts. */
+    public static final long SLOW_SWEEP_MILLIS = 1_000;
+
+    /**
+     * Closes connections that take longer than their limits to send a request head or body (slowloris).
+     * Reads each connection's timestamps from this thread; only the slow ones are closed.
+     */
+    public void closeSlowRequests(ConnectionProblems problems) {
+        long now = clock.millis();
+        for (Channel channel : state.channels()) {
+            MeteredServerCodec codec = channel.pipeline().get(MeteredServerCodec.class);
+            ConnectionProblems.Kind slow = codec == null ? null : codec.decoder().tooSlow(now);
+            if (slow != null) {
+                problems.count(slow, PeerAddresses.inetOf(channel));
+                channel.close();
+            }
+        }
+    }
+
     /** Asks each connection, on its own event loop, to close itself if it has been idle too long. */
     public void sweep() {
         long cutoff = clock.millis() - IDLE_MILLIS;

@@ -1,12 +1,18 @@
 package io.hikyaku.server.http;
 
 import io.netty.channel.Channel;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 
 /** Where a connection comes from, for admin requests. */
 final class PeerAddresses {
 
     private PeerAddresses() {}
+
+    /** The peer's IP address, or null (e.g. a test channel). */
+    static InetAddress inetOf(Channel channel) {
+        return channel.remoteAddress() instanceof InetSocketAddress remote ? remote.getAddress() : null;
+    }
 
     /** The peer's IP address as text, or null (e.g. a test channel). */
     static String ipOf(Channel channel) {

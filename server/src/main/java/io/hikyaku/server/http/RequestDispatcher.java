@@ -312,6 +312,11 @@ public final class RequestDispatcher {
         return safeError(head, null, new ApiException("RequestEntityTooLarge", reason + "."), requestId);
     }
 
+    /** A request refused before its body was read because the server is short of memory for bodies (503). */
+    public HttpResponseData unavailable(HttpRequestData head, String reason, String requestId) {
+        return safeError(head, null, new ApiException("ServiceUnavailable", reason + "."), requestId);
+    }
+
     private static final String INTERNAL = "InternalError";
 
     private HttpResponseData encode(Exchange exchange, ApiRequest decoded, ObjectNode result, Throwable failure, String requestId) {

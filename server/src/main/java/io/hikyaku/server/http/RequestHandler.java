@@ -46,7 +46,10 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     /** Clock millis of the last read from or write to this connection, for {@link IdleConnections}. */
     private long lastActiveMillis;
 
-    RequestHandler(RequestDispatcher dispatcher, ServerState state, Clock clock) {
+    private final ConnectionProblems problems;
+
+    RequestHandler(RequestDispatcher dispatcher, ServerState state, Clock clock, ConnectionProblems problems) {
+        this.problems = problems;
         this.dispatcher = dispatcher;
         this.state = state;
         this.clock = clock;
@@ -106,8 +109,12 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     /** An SQS error in the refused request's protocol when its headers could be read, else plain text. */
     private HttpResponseData tooLarge(RejectedRequest rejected, String requestId) {
-        return rejected.head() != null ? dispatcher.tooLarge(rejected.head(), rejected.reason(), requestId)
-                : NettyResponses.plain(rejected.status(), rejected.reason());
+        if (rejected.head() == null) {
+            return NettyResponses.plain(rejected.status(), rejected.reason());
+        }
+        return rejected.status().equals(HttpResponseStatus.SERVICE_UNAVAILABLE)
+                ? dispatcher.unavailable(rejected.head(), rejected.reason(), requestId)
+                : dispatcher.tooLarge(rejected.head(), rejected.reason(), requestId);
     }
 
     private static HttpResponseData refusalFor(Throwable cause) {
@@ -221,6 +228,9 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof IOException || cause.getCause() instanceof SSLException) { // incl. plain HTTP sent to a TLS port
+            // Resets and failed handshakes are the peer's business: counted, summarized once per interval.
+            problems.count(cause instanceof SSLException || cause.getCause() instanceof SSLException
+                    ? ConnectionProblems.Kind.TLS : ConnectionProblems.Kind.RESET, PeerAddresses.inetOf(ctx.channel()));
             LOG.debug("Connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
         } else {
             LOG.warn("Connection {} failed", ctx.channel().remoteAddress(), cause);
