@@ -188,6 +188,30 @@ final class DefaultSqsService implements SqsService, ServiceView {
         return new io.hikyaku.engine.IndexUsage(budget, indexed, spilled, dedup);
     }
 
+    /** Tests: shard {@code index} (its gate, applier and receiver). */
+    Shard shard(int index) {
+        return shards[index];
+    }
+
+    /** Tests: runs {@code hook} after every command each shard's engine applies (see {@link EngineGate#afterApply}). */
+    void afterApply(EngineGate.AfterApply hook) {
+        for (Shard shard : shards) {
+            shard.call(() -> {
+                shard.gate.afterApply(hook);
+                return null;
+            }).join();
+        }
+    }
+
+    /** Tests: engines loaded so far over every shard (one each at start, one more per reload). */
+    int engineLoads() {
+        int n = 0;
+        for (Shard shard : shards) {
+            n += shard.gate.loads();
+        }
+        return n;
+    }
+
     /** Returns once every call invoked before this one has run on its engine thread (tests). */
     void awaitInvoked() {
         for (Shard shard : shards) {
