@@ -86,6 +86,9 @@ server_cmd() { # name datadir
     hikyaku) echo "exec '$ROOT/hikyaku' serve --port $PORT --data-dir '$data'" ;;
     # Not a target mode: the same on-disk store with the WAL synced every 10 ms instead of before each
     # acknowledgement. Run beside `hikyaku` it shows what the per-request fsync costs (not in SERVERS).
+    # The durable server of another build (BENCH_BASE_ROOT: a source tree with server/target/hikyaku.jar
+    # built, e.g. main's commit), for before/after figures side by side in one run (not in SERVERS).
+    hikyaku-base) echo "exec '${BENCH_BASE_ROOT:?set BENCH_BASE_ROOT}/hikyaku' serve --port $PORT --data-dir '$data'" ;;
     hikyaku-batch) echo "exec '$ROOT/hikyaku' serve --port $PORT --data-dir '$data' --durability batch" ;;
     # Memory mode keeps every body on the heap (~0.7 KiB per 256 B message); a 40 s send run at
     # 50k msgs/s stores 2M before it drains, more than the launcher's default -Xmx1g. ElasticMQ
@@ -121,6 +124,7 @@ available() {
   case "$1" in
     hikyaku|hikyaku-memory|hikyaku-batch|hikyaku-sigv4|hikyaku-memory-sigv4|hikyaku-sigv4-user|hikyaku-memory-sigv4-user|hikyaku-nometrics|hikyaku-memory-nometrics) [ "$HAVE_HIKYAKU" = 1 ] ;;
     nginx|nginx-paced) [ -x /usr/sbin/nginx ] ;;
+    hikyaku-base) [ -n "${BENCH_BASE_ROOT:-}" ] && [ -f "$BENCH_BASE_ROOT/server/target/hikyaku.jar" ] ;;
     *) true ;;
   esac
 }
@@ -146,7 +150,7 @@ client() { # server java-args...
   else "$@"; fi
 }
 
-durable() { [ "$1" = hikyaku ] || [ "$1" = hikyaku-sigv4 ] || [ "$1" = hikyaku-sigv4-user ] || [ "$1" = hikyaku-batch ] || [ "$1" = hikyaku-nometrics ] || [ "$1" = elasticmq-h2 ]; }
+durable() { [ "$1" = hikyaku ] || [ "$1" = hikyaku-base ] || [ "$1" = hikyaku-sigv4 ] || [ "$1" = hikyaku-sigv4-user ] || [ "$1" = hikyaku-batch ] || [ "$1" = hikyaku-nometrics ] || [ "$1" = elasticmq-h2 ]; }
 
 # The JVM (or nginx) itself, also when started through a wrapper script.
 resolve_pid() {

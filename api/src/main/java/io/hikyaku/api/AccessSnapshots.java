@@ -9,8 +9,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Every queue's Policy and tags (immutable {@link QueueAccess}) for authorization, read without the
- * engine lock: the engine publishes each change here under its lock, before the change is answered,
+ * Every queue's Policy and tags (immutable {@link QueueAccess}) for authorization, read by any
+ * thread without reaching the engine: the engine publishes each change here on its applier thread, before the change is answered,
  * so the next request sees it; an engine (re)loaded from the store replaces the whole content.
  */
 final class AccessSnapshots implements AccessListener {

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Client answers decided under the engine lock but delivered after it is released, so that no
- * client callback (or durable-write wait) ever runs while the engine is held.
+ * Client answers decided during an engine step but delivered after it, so that no client
+ * callback (or durable-write wait) ever runs in the middle of one.
  */
 final class Completions {
 

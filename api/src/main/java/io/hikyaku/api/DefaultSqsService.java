@@ -23,6 +23,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
     private final Store store;
     private final Shard[] shards;
     private final StoreRecovery recovery;
+    private final StoreFence fence;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Where the engine's events go (metrics); kept here so an engine reloaded after a storage failure gets them too. */
     private volatile io.hikyaku.engine.EngineEvents events = io.hikyaku.engine.EngineEvents.NONE;
@@ -73,7 +74,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
                       long indexWindow, java.util.function.Consumer<String> log, int shardCount, boolean holdTimers) {
         this.store = store;
         this.recovery = new StoreRecovery(clock);
-        StoreFence fence = new StoreFence(store, recovery::start);
+        this.fence = new StoreFence(store, recovery::start);
         long budget = maxIndexedMessages == Long.MAX_VALUE ? Long.MAX_VALUE
                 : Math.max(1, maxIndexedMessages / shardCount);
         this.shards = new Shard[shardCount];
@@ -81,13 +82,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
             shards[i] = new Shard(new EngineShard(i, shardCount), fence, clock, DEFAULT_REGION, commandCapacity,
                     cooldowns, budget, indexWindow, log, () -> events);
         }
-        java.util.List<EngineGate> gates = new java.util.ArrayList<>();
-        java.util.List<Receiver> receivers = new java.util.ArrayList<>();
-        for (Shard shard : shards) {
-            gates.add(shard.gate);
-            receivers.add(shard.receiver);
-        }
-        this.recovery.attach(gates, fence, receivers);
+        this.recovery.attach(java.util.List.of(shards), fence);
         if (!holdTimers) {
             startTimers(); // timers last, once everything exists
         }
@@ -101,8 +96,8 @@ final class DefaultSqsService implements SqsService, ServiceView {
     }
 
     /**
-     * Hands the call to its shard's engine thread and returns at once: the caller (an event loop)
-     * never waits for an engine lock or a store read. A full command queue answers RequestThrottled.
+     * Hands the call to its shard's applier thread and returns at once: the caller (an event loop)
+     * never waits for the engine or a store read. A full command queue answers RequestThrottled.
      */
     @Override
     public CompletableFuture<ObjectNode> invoke(CallContext context, ApiRequest request) {
@@ -124,60 +119,27 @@ final class DefaultSqsService implements SqsService, ServiceView {
         Input in = new Input(resolved, context);
         String account = resolved.account() != null ? resolved.account() : context == null ? "" : context.accountId();
         Shard shard = shards[shards.length == 1 ? 0 : EngineShard.of(account == null ? "" : account, shards.length)];
-        CompletableFuture<ObjectNode> out = new CompletableFuture<>();
         try {
-            shard.commands.submit(() -> run(shard, context, request, in, out));
+            return shard.submit(context, request, in);
         } catch (ApiException throttled) {
             return CompletableFuture.failedFuture(closed.get() // closed between the check and the hand-over
                     ? new ApiException("ServiceUnavailable", "The service is shutting down.") : throttled);
         }
-        return out;
     }
 
-    /**
-     * Runs one call on the engine thread and passes its outcome to {@code out}, which fails with the
-     * ApiException itself, never wrapped in a CompletionException (which dependent stages add), so
-     * callers need not unwrap.
-     */
-    private void run(Shard shard, CallContext context, ApiRequest request, Input in, CompletableFuture<ObjectNode> out) {
-        if (out.isDone()) {
-            return; // the caller gave up while the call was queued
-        }
-        CompletableFuture<ObjectNode> result;
-        try {
-            result = shard.dispatch(context, request, in);
-        } catch (RuntimeException e) {
-            shard.gate.refuseAfterWrites(EngineGate.asApiException(e), out);
-            return;
-        } catch (Error e) {
-            out.completeExceptionally(EngineGate.asApiException(e)); // the client is answered, then it propagates
-            throw e;
-        }
-        result.whenComplete((value, failure) -> {
-            if (failure == null) {
-                out.complete(value);
-            } else {
-                out.completeExceptionally(EngineGate.asApiException(failure));
-            }
-        });
-        // A caller that gives up (client gone) cancels: pass it on so a parked receive stops waiting.
-        out.whenComplete((value, failure) -> {
-            if (out.isCancelled()) {
-                result.cancel(false);
-            }
-        });
-    }
+    /** How long a reader waits for a fresh snapshot before it takes the latest published one. */
+    private static final long FRESH_WAIT_MS = 2_000;
 
     @Override
     public java.util.List<io.hikyaku.engine.QueueSnapshot> queueSnapshots() {
         java.util.List<io.hikyaku.engine.QueueSnapshot> all = new java.util.ArrayList<>();
         for (Shard shard : shards) {
-            all.addAll(shard.gate.read((engine, now) -> engine.snapshot()));
+            all.addAll(shard.freshSnapshot(FRESH_WAIT_MS).queues());
         }
         return all;
     }
 
-    /** Read without any engine lock, from the owning shard's snapshots ({@link AccessSnapshots}). */
+    /** Read without reaching the engine, from the owning shard's snapshots ({@link AccessSnapshots}). */
     @Override
     public io.hikyaku.engine.QueueAccess queueAccess(String accountId, String name) {
         return shards[EngineShard.of(accountId, shards.length)].access.get(accountId, name);
@@ -187,22 +149,23 @@ final class DefaultSqsService implements SqsService, ServiceView {
     public java.util.List<io.hikyaku.engine.MoveTaskInfo> moveTasks() {
         java.util.List<io.hikyaku.engine.MoveTaskInfo> all = new java.util.ArrayList<>();
         for (Shard shard : shards) {
-            all.addAll(shard.gate.read((engine, now) -> engine.moveTasks()));
+            all.addAll(shard.freshSnapshot(FRESH_WAIT_MS).moveTasks());
         }
         return all;
     }
 
     @Override
     public void setEngineEvents(io.hikyaku.engine.EngineEvents events) {
+        this.events = events; // before the tasks: a reload after them reads it, one before is replaced by them
         for (Shard shard : shards) {
-            shard.gate.locked(() -> {
-                this.events = events; // under the lock: a reload in between cannot miss it
-                shard.gate.engineUnderLock().setEvents(events);
-            });
+            shard.call(() -> {
+                shard.gate.engine().setEvents(events);
+                return null;
+            }).join();
         }
     }
 
-    /** Every shard's index budget and use, summed (each as of its last call; no lock taken). */
+    /** Every shard's index budget and use, summed (each as of its last call, published by its applier). */
     @Override
     public io.hikyaku.engine.IndexUsage indexUsage() {
         if (shards.length == 1) {
@@ -225,6 +188,30 @@ final class DefaultSqsService implements SqsService, ServiceView {
         return new io.hikyaku.engine.IndexUsage(budget, indexed, spilled, dedup);
     }
 
+    /** Tests: shard {@code index} (its gate, applier and receiver). */
+    Shard shard(int index) {
+        return shards[index];
+    }
+
+    /** Tests: runs {@code hook} after every command each shard's engine applies (see {@link EngineGate#afterApply}). */
+    void afterApply(EngineGate.AfterApply hook) {
+        for (Shard shard : shards) {
+            shard.call(() -> {
+                shard.gate.afterApply(hook);
+                return null;
+            }).join();
+        }
+    }
+
+    /** Tests: engines loaded so far over every shard (one each at start, one more per reload). */
+    int engineLoads() {
+        int n = 0;
+        for (Shard shard : shards) {
+            n += shard.gate.loads();
+        }
+        return n;
+    }
+
     /** Returns once every call invoked before this one has run on its engine thread (tests). */
     void awaitInvoked() {
         for (Shard shard : shards) {
@@ -235,22 +222,25 @@ final class DefaultSqsService implements SqsService, ServiceView {
     /** Parked long polls right now (for tests and metrics). */
     @Override
     public int parkedReceives() {
-        int[] n = new int[1];
+        int n = 0;
         for (Shard shard : shards) {
-            shard.gate.lockedEvenIfFenced(() -> n[0] += shard.receiver.parkedCount());
+            n += shard.freshSnapshot(FRESH_WAIT_MS).parkedReceives();
         }
-        return n[0];
+        return n;
     }
 
     @Override
     public int beginStop() {
-        Completions completions = new Completions();
-        int[] answered = new int[1];
+        int answered = 0;
         for (Shard shard : shards) {
-            shard.gate.locked(() -> answered[0] += shard.receiver.stopWaiting(completions));
+            answered += shard.call(() -> {
+                Completions completions = new Completions();
+                int n = shard.receiver.stopWaiting(completions);
+                completions.run();
+                return n;
+            }).join();
         }
-        completions.run();
-        return answered[0];
+        return answered;
     }
 
     @Override
@@ -259,21 +249,21 @@ final class DefaultSqsService implements SqsService, ServiceView {
             return;
         }
         for (Shard shard : shards) {
-            shard.commands.close(); // commands already handed over still run
-        }
-        for (Shard shard : shards) {
             shard.timers.stop();
         }
         recovery.stop();
-        Completions completions = new Completions();
         for (Shard shard : shards) {
-            shard.gate.lockedEvenIfFenced(() -> shard.receiver.releaseAll(completions));
-        }
-        completions.run();
-        for (Shard shard : shards) {
-            shard.gate.stopSink(); // the final state, after the last command (the journal records its digest)
+            // commands already handed over still run; then the waiters are released and the final
+            // state goes to the sink, after the last command (the journal records its digest)
+            shard.commands.close(() -> {
+                Completions completions = new Completions();
+                shard.receiver.releaseAll(completions);
+                completions.run();
+                shard.gate.stopSink();
+            });
         }
         store.close();
+        fence.close(); // the answers to the store's last writes are given
     }
 
     /**
@@ -286,14 +276,19 @@ final class DefaultSqsService implements SqsService, ServiceView {
 
     /**
      * Every command shard i applies from now on goes to {@code sinks.get(i)} (each shard's journal),
-     * told under that shard's lock only; set before serving.
+     * told on that shard's applier only; set before serving.
      */
     void commandSinks(java.util.List<io.hikyaku.engine.command.CommandSink> sinks) {
         if (sinks.size() != shards.length) {
             throw new IllegalStateException(sinks.size() + " command sinks for " + shards.length + " engine shards");
         }
         for (int i = 0; i < shards.length; i++) {
-            shards[i].gate.sink(sinks.get(i));
+            Shard shard = shards[i];
+            io.hikyaku.engine.command.CommandSink sink = sinks.get(i);
+            shard.call(() -> {
+                shard.gate.sink(sink);
+                return null;
+            }).join();
         }
     }
 }

@@ -10,26 +10,29 @@ import io.hikyaku.engine.store.StoreException;
 import io.hikyaku.protocol.ApiException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The single door to the engine, which is not thread-safe: every call runs under one lock, kept
- * short (no I/O waits inside: store writes only start there). Engine refusals become
- * {@link ApiException}s with the same type and message.
+ * The single door to the engine, which is not thread-safe: every call runs on the shard's applier
+ * thread ({@link CommandQueue}), which owns the engine; no lock. Any other thread that reaches the
+ * engine is a bug: {@link #engine()} counts it ({@link EngineThreadCheck}) and throws. Engine
+ * refusals become {@link ApiException}s with the same type and message.
  *
  * <p>Fail-stop on storage errors: the engine changes memory before the store has the batch, so a
  * failed write leaves memory ahead of the disk. From the first failure on (the {@link StoreFence}),
  * no command reaches the engine: every call gets 503 ServiceUnavailable, and {@link StoreRecovery}
  * waits until the store accepts writes again, then replaces the engine by one loaded from the store,
- * so memory is exactly what the disk has before anything is served again.
+ * so memory is exactly what the disk has before anything is served again. Fail-stop on bugs too: any
+ * exception from {@code apply} other than a refusal ({@link EngineException}) or a store error may
+ * have left memory half-changed, so it fences the same way (the failing call gets InternalError,
+ * whose outcome is unknown; the next ones 503 until the reload).
  *
- * <p>The gate is also the sequencer of time: every command's {@code now} is read from the clock
- * inside the critical section that applies it ({@link #now()}), and never goes back (a wall clock
- * stepped backwards holds at the last stamp until it catches up), so commands are applied in the
- * order of their timestamps, which the engine asserts.
+ * <p>The gate is also the sequencer of time: every command's {@code now} is read from the clock on
+ * the applier as it applies it ({@link #now()}), and never goes back (a wall clock stepped backwards
+ * holds at the last stamp until it catches up), so commands are applied in the order of their
+ * timestamps, which the engine asserts.
  */
 final class EngineGate {
 
@@ -41,39 +44,53 @@ final class EngineGate {
         T apply(QueueEngine engine, long now);
     }
 
-    private final ReentrantLock lock = new ReentrantLock();
+    /** A test hook run right after the engine applied a command (it may throw, as a bug in apply would). */
+    @FunctionalInterface
+    interface AfterApply {
+        AfterApply NONE = (command, engine) -> { };
+
+        void check(Command command, QueueEngine engine);
+    }
+
+    private final CommandQueue applier;
     private final LongFunction<QueueEngine> loader;
     private final StoreFence fence;
     /** This engine's writes (what its reads' answers wait for). */
     private final StoreFence.Lane lane;
     private final java.time.Clock clock;
     private QueueEngine engine;
-    /** Told every command applied, in order (the journal); guarded by the lock. */
+    /** Told every command applied, in order (the journal); applier only. */
     private CommandSink sink = CommandSink.NONE;
-    /** The last stamp handed out; guarded by the lock. */
+    /** The last stamp handed out; applier only. */
     private long lastNow = Long.MIN_VALUE;
+    private AfterApply afterApply = AfterApply.NONE;
+    /** Engines loaded so far (1 at start, one more per reload). */
+    private volatile int loads;
     private java.util.function.Consumer<QueueEngine> afterEachCall = engine -> { };
     /**
-     * Told the engine's next deadline after every critical section, so the timer thread (which
-     * sleeps until its planned deadline) wakes for an earlier one, or at once for a due one.
+     * Told the engine's next deadline after every call, so the timer thread (which sleeps until its
+     * planned deadline) wakes for an earlier one, or at once for a due one.
      */
     private volatile java.util.function.LongConsumer onDeadline = d -> { };
 
-    /** {@code loader} builds an engine from the store as of the given time (at start and after a failure). */
-    EngineGate(LongFunction<QueueEngine> loader, StoreFence.Lane lane, java.time.Clock clock) {
+    /**
+     * {@code loader} builds an engine from the store as of the given time (at start and after a
+     * failure); {@code applier} is the only thread that may use it.
+     */
+    EngineGate(LongFunction<QueueEngine> loader, StoreFence.Lane lane, java.time.Clock clock, CommandQueue applier) {
         this.loader = loader;
         this.lane = lane;
         this.fence = lane.owner();
         this.clock = clock;
-        this.engine = loader.apply(clock.millis());
+        this.applier = applier;
+        this.engine = loader.apply(clock.millis()); // before the applier starts: it sees this write
+        this.loads = 1;
         this.lastNow = engine.appliedAt(); // the load's stamp: the first command is not earlier
     }
 
-    /** The time of the command being applied: the clock, read under the lock, never earlier than the last stamp. */
+    /** The time of the command being applied: the clock, read on the applier, never earlier than the last stamp. */
     long now() {
-        if (!lock.isHeldByCurrentThread()) {
-            throw new IllegalStateException("time stamped outside the engine lock");
-        }
+        requireApplier();
         long t = clock.millis();
         if (t < lastNow) {
             t = lastNow;
@@ -83,12 +100,23 @@ final class EngineGate {
     }
 
     /**
-     * The one way commands reach the engine (call under the lock, with a command stamped by
+     * The one way commands reach the engine (on the applier, with a command stamped by
      * {@link #now()}): applies it, tells the sink, and throws a refusal as the engine methods do
      * (the callers' error handling then translates it), else returns the value and its durability.
+     * Any other exception is a bug that may have left memory half-changed: the shard is fenced and
+     * reloaded from the store (see the class comment).
      */
     <T> Durable<T> apply(Command command) {
-        Result result = engineUnderLock().apply(command);
+        QueueEngine current = engine();
+        Result result;
+        try {
+            result = current.apply(command);
+            afterApply.check(command, current);
+        } catch (EngineException | StoreException expected) {
+            throw expected;
+        } catch (RuntimeException bug) {
+            throw bugInApply(command, bug);
+        }
         sink.applied(command);
         if (result.refused()) {
             throw result.error();
@@ -96,25 +124,34 @@ final class EngineGate {
         return new Durable<>(result.as(), result.written());
     }
 
-    /** Sets where applied commands go (the journal); it is told the current engine's load first. */
-    void sink(CommandSink next) {
-        lock.lock();
-        try {
-            sink = next == null ? CommandSink.NONE : next;
-            sink.loaded(engine.appliedAt(), engine);
-        } finally {
-            lock.unlock();
-        }
+    private ApiException bugInApply(Command command, RuntimeException bug) {
+        LOG.error("bug: applying {} threw; the shard is fenced and reloaded from the store", command.getClass().getSimpleName(), bug);
+        fence.fence(new StoreException("the engine failed applying " + command.getClass().getSimpleName() + ": " + bug, bug));
+        return new ApiException("InternalError", "We encountered an internal error. Please try again.");
     }
 
-    /** The final state goes to the sink (at close, after the last command). */
+    /** Tests: runs {@code hook} after every command the engine applied (a throwing hook is a bug in apply). */
+    void afterApply(AfterApply hook) {
+        requireApplier();
+        this.afterApply = hook == null ? AfterApply.NONE : hook;
+    }
+
+    /** Engines loaded so far (1 at start, one more per reload after a failure); any thread. */
+    int loads() {
+        return loads;
+    }
+
+    /** Sets where applied commands go (the journal); it is told the current engine's load first. Applier only. */
+    void sink(CommandSink next) {
+        requireApplier();
+        sink = next == null ? CommandSink.NONE : next;
+        sink.loaded(engine.appliedAt(), engine);
+    }
+
+    /** The final state goes to the sink (at close, after the last command). Applier only. */
     void stopSink() {
-        lock.lock();
-        try {
-            sink.stopped(engine);
-        } finally {
-            lock.unlock();
-        }
+        requireApplier();
+        sink.stopped(engine);
     }
 
     void onDeadline(java.util.function.LongConsumer deadlineAt) {
@@ -122,26 +159,25 @@ final class EngineGate {
     }
 
     /**
-     * Runs {@code check} after every critical section that may have changed the engine (commands,
-     * timer rounds, a reload), under the lock, unless fenced (the memory report).
+     * Runs {@code check} after every call that may have changed the engine (commands, timer rounds,
+     * a reload), on the applier, unless fenced (the memory report).
      */
     void afterEachCall(java.util.function.Consumer<QueueEngine> check) {
         this.afterEachCall = check;
     }
 
-    /** A read or decision under the lock, stamped with the sequencer's time (its answer is not yet known durable: see {@link #afterWrites}). */
+    /** A read or decision on the applier, stamped with the sequencer's time (its answer is not yet known durable: see {@link #afterWrites}). */
     <T> T read(Call<T> call) {
-        lock.lock();
+        requireApplier();
         try {
             refuseIfFenced();
             return call.apply(engine, now());
         } catch (EngineException e) {
             throw translate(e);
         } catch (StoreException e) {
-            throw storeFailedUnderLock(e);
+            throw storeFailed(e);
         } finally {
             nudgeIfDue();
-            lock.unlock();
         }
     }
 
@@ -162,13 +198,7 @@ final class EngineGate {
      * gets that write's ServiceUnavailable instead (retrying then sees the reloaded state).
      */
     void refuseAfterWrites(ApiException refusal, CompletableFuture<?> out) {
-        CompletableFuture<Void> earlier;
-        lock.lock();
-        try {
-            earlier = lane.barrier();
-        } finally {
-            lock.unlock();
-        }
+        CompletableFuture<Void> earlier = lane.barrier();
         whenDurable(new Durable<Void>(null, earlier)).whenComplete((ok, failure) -> {
             if (failure == null) {
                 out.completeExceptionally(refusal);
@@ -178,13 +208,13 @@ final class EngineGate {
         });
     }
 
-    /** A change under the lock; the future completes (outside the lock) once it is durable. */
+    /** A change on the applier; the future completes once it is durable. */
     <T> CompletableFuture<T> write(Call<Durable<T>> call) {
         Durable<T> durable = read(call);
         return whenDurable(durable);
     }
 
-    /** Every write handed to the store so far is durable (call under the lock). */
+    /** Every write handed to the store so far is durable (call on the applier). */
     CompletableFuture<Void> barrier() {
         return lane.barrier();
     }
@@ -209,29 +239,18 @@ final class EngineGate {
         return out;
     }
 
-    /** Runs {@code body} while holding the engine lock (for multi-step critical sections). */
-    void locked(Runnable body) {
-        lock.lock();
+    /** Runs {@code body} on the applier as one step (multi-step sections: a change and the long polls it wakes). */
+    void step(Runnable body) {
+        requireApplier();
         try {
             refuseIfFenced();
             body.run();
         } catch (EngineException e) {
             throw translate(e);
         } catch (StoreException e) {
-            throw storeFailedUnderLock(e);
+            throw storeFailed(e);
         } finally {
             nudgeIfDue();
-            lock.unlock();
-        }
-    }
-
-    /** Like {@link #locked}, also while fenced, for work that does not touch the engine (long-poll bookkeeping). */
-    void lockedEvenIfFenced(Runnable body) {
-        lock.lock();
-        try {
-            body.run();
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -245,14 +264,14 @@ final class EngineGate {
      * every engine is reloaded and the recovery clears the fence.
      */
     void reload(long now) {
-        lock.lock();
+        requireApplier();
         try {
             engine = loader.apply(Math.max(now, lastNow));
+            loads++;
             lastNow = Math.max(lastNow, engine.appliedAt());
             sink.loaded(engine.appliedAt(), engine);
         } finally {
             nudgeIfDue();
-            lock.unlock();
         }
     }
 
@@ -263,11 +282,16 @@ final class EngineGate {
         }
     }
 
-    QueueEngine engineUnderLock() {
-        if (!lock.isHeldByCurrentThread()) {
-            throw new IllegalStateException("engine used without its lock");
-        }
+    /** The engine; only its applier thread may reach it (anyone else is counted and refused). */
+    QueueEngine engine() {
+        requireApplier();
         return engine;
+    }
+
+    private void requireApplier() {
+        if (!applier.onApplier()) {
+            throw EngineThreadCheck.violation(Thread.currentThread());
+        }
     }
 
     private void refuseIfFenced() {
@@ -280,7 +304,7 @@ final class EngineGate {
      * A read of the store failed inside a command: the command may have changed memory halfway, so
      * the engine is rebuilt as after a failed write.
      */
-    private ApiException storeFailedUnderLock(StoreException e) {
+    private ApiException storeFailed(StoreException e) {
         fence.fence(e);
         return unavailable();
     }

@@ -12,7 +12,7 @@ import java.util.PriorityQueue;
 /**
  * The parked receives: per queue in arrival order (served first come, first served), and by
  * deadline for expiry. Answered waiters are dropped lazily from the deadline heap. Not
- * thread-safe: used under the engine lock.
+ * thread-safe: used on the shard's applier thread only.
  */
 final class LongPolls {
 

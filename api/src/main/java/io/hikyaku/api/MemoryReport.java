@@ -7,7 +7,7 @@ import java.util.function.LongSupplier;
 /**
  * Says in the log, at most once a minute, why memory pressure changes what clients see: messages
  * past the engine's index budget spilled to disk (paged in as queues drain), or sends refused with
- * RequestThrottled (ENGINE.md "Memory"). Runs after every engine call, under the engine lock: two
+ * RequestThrottled (ENGINE.md "Memory"). Runs after every engine call, on the applier: two
  * counter reads unless there is news. The clock only spaces the lines; the engine never sees it.
  */
 final class MemoryReport {

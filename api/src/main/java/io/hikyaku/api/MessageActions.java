@@ -141,16 +141,16 @@ final class MessageActions {
     }
 
     /**
-     * Runs a change under the lock, then (same critical section) retries the queue's parked
+     * Runs a change on the applier, then (same step) retries the queue's parked
      * receives, since sends and visibility changes can make messages visible, and a delete can
      * unlock a FIFO group (or free an in-flight slot). With no waiters the retry costs one lookup.
      */
     private <T> CompletableFuture<T> changeAndWake(QueueRef queue, EngineGate.Call<Durable<T>> change) {
         Completions completions = new Completions();
         List<Durable<T>> holder = new ArrayList<>(1);
-        gate.locked(() -> {
+        gate.step(() -> {
             long now = gate.now();
-            holder.add(change.apply(gate.engineUnderLock(), now));
+            holder.add(change.apply(gate.engine(), now));
             receiver.wake(queue, now, completions);
         });
         CompletableFuture<T> out = gate.whenDurable(holder.get(0));

@@ -46,7 +46,7 @@ final class QueueActions {
         QueueRef queue = in.queue();
         Completions completions = new Completions();
         List<Durable<Void>> holder = new ArrayList<>(1);
-        gate.locked(() -> {
+        gate.step(() -> {
             holder.add(gate.apply(new Command.DeleteQueue(queue, gate.now())));
             receiver.queueDeleted(queue, completions);
         });
@@ -130,7 +130,7 @@ final class QueueActions {
             throw Errors.missing("Tags"); // an empty map too, in both protocols (sqs-behaviours 89)
         }
         return gate.write((engine, now) -> {
-            TagRules.checkCount(queue.name(), engine.listQueueTags(queue), tags); // same lock as the change
+            TagRules.checkCount(queue.name(), engine.listQueueTags(queue), tags); // same applier step as the change
             return gate.apply(new Command.TagQueue(queue, tags, now));
         }).thenApply(v -> Json.object());
     }

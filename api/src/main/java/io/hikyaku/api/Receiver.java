@@ -20,7 +20,7 @@ import java.util.concurrent.CompletableFuture;
  * ReceiveMessage with long polling. A receive that finds nothing and may wait is parked as a
  * {@link Waiter} (no thread); {@link #wake} retries the parked receives of a queue when it gains
  * visible messages, and {@link #expire} answers those whose wait is over with an empty result.
- * Everything that touches the engine or the waiters runs under the engine lock; answers are
+ * Everything that touches the engine or the waiters runs on the shard's applier thread; answers are
  * delivered through {@link Completions} after it.
  *
  * <p>A receive is answered once its own batch is durable (it shares the fsync of the sends and
@@ -41,7 +41,7 @@ final class Receiver {
     private final LongPolls polls = new LongPolls();
     /** Told each new wait deadline, so the sleeping timer thread wakes in time to expire it. */
     private final java.util.function.LongConsumer deadlineAt;
-    /** A stop has begun: receives answer at once instead of parking. Guarded by the engine lock. */
+    /** A stop has begun: receives answer at once instead of parking. Applier only. */
     private boolean stopping;
 
     Receiver(EngineGate gate, Ids ids, java.util.function.LongConsumer deadlineAt) {
@@ -69,8 +69,8 @@ final class Receiver {
         CompletableFuture<ObjectNode> out = new CompletableFuture<>();
         Completions completions = new Completions();
         long[] parkedUntil = {Long.MAX_VALUE};
-        gate.locked(() -> {
-            QueueEngine engine = gate.engineUnderLock();
+        gate.step(() -> {
+            QueueEngine engine = gate.engine();
             long now = gate.now();
             Durable<List<ReceivedMessage>> got = gate.apply(new Command.ReceiveMessage(queue, command(call, now)));
             // a setting, not timer state: read after the receive (which refuses an unknown queue)
@@ -97,7 +97,7 @@ final class Receiver {
         if (!polls.hasWaiters(queue)) {
             return;
         }
-        QueueEngine engine = gate.engineUnderLock();
+        QueueEngine engine = gate.engine();
         ArrayDeque<Waiter> waiters = polls.of(queue);
         while (!waiters.isEmpty()) {
             Waiter w = waiters.peekFirst();
@@ -208,7 +208,7 @@ final class Receiver {
     }
 
     /**
-     * Renders now (on the caller's thread, outside the lock) and hands the answer over once the write is
+     * Renders now (on the applier, after the engine step) and hands the answer over once the write is
      * durable: the store completes futures on its one syncing thread, which should only complete them.
      */
     private void answer(CompletableFuture<ObjectNode> out, ReceiveCall call, Durable<List<ReceivedMessage>> got) {

@@ -7,7 +7,11 @@ import java.util.List;
 
 /**
  * A read-only look into a running service, for metrics: every read is pure (it processes no timers
- * and writes nothing) and holds the engine lock only for the copy.
+ * and writes nothing) and never reaches the engine from the caller's thread: it reads immutable
+ * snapshots the shards' applier threads publish ({@link ShardSnapshot}). The reads of counts, move
+ * tasks and parked polls ask for a fresh snapshot and wait for it (bounded, else the latest
+ * published one): call them from a reader's own thread (the scrape thread, the sampler), never an
+ * event loop.
  */
 public interface ServiceView {
 
@@ -34,7 +38,7 @@ public interface ServiceView {
      */
     void setEngineEvents(EngineEvents events);
 
-    /** The engine's index budget and what uses it, as of its last call (no lock taken); null when not known. */
+    /** The engine's index budget and what uses it, as of its last call (never waits); null when not known. */
     default io.hikyaku.engine.IndexUsage indexUsage() {
         return null;
     }

@@ -20,8 +20,12 @@ import java.util.concurrent.CompletionException;
  * <p>Each engine writes through its own {@link Lane}, which remembers the latest write it handed to
  * the store: a read waits for that one ({@link Lane#barrier()}) before it answers, so no answer
  * shows state that is not yet durable (an engine's state is its own: another shard's writes do not
- * concern its answers). A lane is used under its engine's lock, except {@link #fenced()} and the
+ * concern its answers). A lane is used on its engine's applier thread, except {@link #fenced()} and the
  * failure callbacks (store threads), which only set a volatile field and call {@code onFence}.
+ *
+ * <p>The store completes a write on its WAL-sync thread; the lane only puts up the fence there (on a
+ * failure) and hands the rest (every client answer that waits on the write) to one answers thread, so
+ * a slow client continuation never delays the next fsync.
  */
 final class StoreFence {
 
@@ -33,6 +37,12 @@ final class StoreFence {
     /** Answers held until recovery (guarded by this). */
     private List<Runnable> held = new ArrayList<>();
     private final List<Lane> lanes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Where settled writes' dependents run (never the store's WAL-sync thread). */
+    private final java.util.concurrent.ExecutorService answers = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "hikyaku-answers");
+        t.setDaemon(true);
+        return t;
+    });
 
     StoreFence(Store store, Runnable onFence) {
         this.store = store;
@@ -96,6 +106,25 @@ final class StoreFence {
         return store.resume();
     }
 
+    /** After the store closed (its last writes settled): the answers thread ends once it has given them. */
+    void close() {
+        answers.shutdown();
+        try {
+            answers.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Runs {@code settle} on the answers thread (inline once that has stopped). */
+    private void handOver(Runnable settle) {
+        try {
+            answers.execute(settle);
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            settle.run();
+        }
+    }
+
     /** One engine's writes and reads; see {@link StoreFence}. */
     final class Lane extends ForwardingStore {
 
@@ -139,16 +168,30 @@ final class StoreFence {
             // (A callback on the store's own future would not do: dependents run newest first, so the
             // answer would go out before the fence.)
             CompletableFuture<Void> settled = new CompletableFuture<>();
-            store.write(batch).whenComplete((ok, failure) -> {
-                if (failure == null) {
-                    settled.complete(null);
-                } else {
-                    fence(failure);
-                    settled.completeExceptionally(failure);
-                }
-            });
+            CompletableFuture<Void> written = store.write(batch);
+            if (written.isDone()) { // settled at once (a store in memory): on the caller's thread, no hand-over
+                settle(written, settled);
+            } else {
+                written.whenComplete((ok, failure) -> {
+                    if (failure != null) {
+                        fence(failure); // here, before the hand-over: the fence is up before anyone hears
+                    }
+                    handOver(() -> settle(written, settled));
+                });
+            }
             last = settled;
             return settled;
+        }
+
+        private void settle(CompletableFuture<Void> written, CompletableFuture<Void> settled) {
+            try {
+                written.join();
+                settled.complete(null);
+            } catch (RuntimeException failure) {
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+                fence(cause);
+                settled.completeExceptionally(cause);
+            }
         }
 
         /** The store outlives its engines (several share it): the service closes it. */

@@ -10,8 +10,9 @@ import org.slf4j.LoggerFactory;
 /**
  * What happens after a write failed (the {@link StoreFence} is up, every command gets 503): one thread
  * asks the store to {@link io.hikyaku.engine.store.Store#resume() resume} (backing off from 50 ms to 1 s
- * between tries), and once it has, loads a new engine from the store ({@link EngineGate#reload}) so
- * that memory is exactly what the disk has, then lets commands through again. Parked long polls are
+ * between tries), and once it has, loads a new engine from the store ({@link ShardHost#reload}, a task
+ * on each shard's applier, waited for here) so that memory is exactly what the disk has, then lets
+ * commands through again. A bug in apply fences the same way (see {@link EngineGate}). Parked long polls are
  * answered with 503 when the fence goes up: what they were waiting on may not be on disk. While the
  * store keeps refusing, a warning is logged every 30 s; the server stays up (reads of the store
  * still work, /health says why) and recovers by itself once space or the device is back.
@@ -23,9 +24,8 @@ final class StoreRecovery {
     private static final long STILL_FAILING_LOG_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final Clock clock;
-    private List<EngineGate> gates;
+    private List<? extends ShardHost> shards;
     private StoreFence fence;
-    private List<Receiver> receivers;
     /** The running recovery, or null (guarded by this). */
     private Thread thread;
     private volatile boolean stopped;
@@ -35,13 +35,12 @@ final class StoreRecovery {
     }
 
     /**
-     * Wiring: the fence and every engine shard's gate and receiver are built around this (the fence
-     * calls {@link #start} when it goes up).
+     * Wiring: the fence and every engine shard are built around this (the fence calls {@link #start}
+     * when it goes up).
      */
-    void attach(List<EngineGate> gates, StoreFence fence, List<Receiver> receivers) {
-        this.gates = List.copyOf(gates);
+    void attach(List<? extends ShardHost> shards, StoreFence fence) {
+        this.shards = List.copyOf(shards);
         this.fence = fence;
-        this.receivers = List.copyOf(receivers);
     }
 
     /** The fence went up: starts the recovery thread unless one runs. Cheap; never blocks. */
@@ -92,12 +91,11 @@ final class StoreRecovery {
     private boolean recover(StoreException cause) {
         LOG.error("storage write failed ({}); every request now gets 503 ServiceUnavailable until the store "
                 + "accepts writes again, then the state is reloaded from the store", cause.getMessage());
-        Completions completions = new Completions();
-        for (int i = 0; i < gates.size(); i++) {
-            Receiver receiver = receivers.get(i);
-            gates.get(i).lockedEvenIfFenced(() -> receiver.failAll(EngineGate.unavailable(), completions));
+        for (ShardHost shard : shards) {
+            if (!await(shard.failWaiters(EngineGate.unavailable()))) {
+                return false;
+            }
         }
-        completions.run();
         long start = System.nanoTime();
         long lastLog = start;
         long backoff = 50;
@@ -119,8 +117,10 @@ final class StoreRecovery {
             }
             List<Runnable> held;
             try {
-                for (EngineGate gate : gates) {
-                    gate.reload(clock.millis());
+                for (ShardHost shard : shards) {
+                    if (!await(shard.reload(clock.millis()))) {
+                        return false;
+                    }
                 }
                 held = fence.clear(); // every engine holds what the disk has: commands pass again
             } catch (RuntimeException e) {
@@ -134,6 +134,19 @@ final class StoreRecovery {
             return true;
         }
         return false;
+    }
+
+    /** Waits for a step on a shard's applier; false if interrupted (stopping); rethrows its failure. */
+    private static boolean await(java.util.concurrent.CompletableFuture<Void> step) {
+        try {
+            step.get();
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("a shard's step failed", e.getCause());
+        }
     }
 
     /**

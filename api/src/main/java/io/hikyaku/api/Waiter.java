@@ -14,7 +14,7 @@ final class Waiter {
     final ReceiveCall call;
     final long deadline;
     final CompletableFuture<ObjectNode> future;
-    /** Set once answered (by messages, expiry or queue deletion); guarded by the engine lock. */
+    /** Set once answered (by messages, expiry or queue deletion); applier only. */
     boolean done;
 
     Waiter(QueueRef queue, ReceiveCall call, long deadline, CompletableFuture<ObjectNode> future) {
