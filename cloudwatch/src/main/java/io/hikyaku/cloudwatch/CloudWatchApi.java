@@ -34,20 +34,17 @@ final class CloudWatchApi {
         this.clock = clock;
     }
 
-    /** The three operations (the others are InvalidAction). */
-    static final java.util.Set<String> OPERATIONS = java.util.Set.of("GetMetricStatistics", "GetMetricData", "ListMetrics");
-
     /** The same API answering for another account's queues. */
     CloudWatchApi forAccount(String account) {
         return account == null || account.equals(accountId) ? this : new CloudWatchApi(history, account, clock);
     }
 
-    Map<String, Object> invoke(String action, JsonNode in) {
-        return switch (action) {
-            case "GetMetricStatistics" -> getMetricStatistics(in);
-            case "GetMetricData" -> getMetricData(in);
-            case "ListMetrics" -> listMetrics(in);
-            default -> throw CloudWatchException.invalidAction(action);
+    /** Runs an operation of the table ({@link CloudWatchOperations}), already found and authorized. */
+    Map<String, Object> invoke(CloudWatchOperations.Operation op, JsonNode in) {
+        return switch (op) {
+            case GET_METRIC_STATISTICS -> getMetricStatistics(in);
+            case GET_METRIC_DATA -> getMetricData(in);
+            case LIST_METRICS -> listMetrics(in);
         };
     }
 

@@ -1,11 +1,11 @@
 package io.hikyaku.cloudwatch;
 
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * Who calls the CloudWatch API, once authenticated: the account whose queues' metrics it sees, and
- * its authorizer, which takes an IAM action ({@code cloudwatch:GetMetricData},
- * {@code cloudwatch:GetMetricStatistics}, {@code cloudwatch:ListMetrics}) and answers null when the
- * caller may perform it, else the AccessDenied text.
+ * its authorizer, which takes an operation's IAM action and resource as {@link CloudWatchOperations}
+ * lists them ({@code cloudwatch:GetMetricData} on {@code "*"} ...) and answers null when the caller may
+ * perform it, else the AccessDenied text.
  */
-public record CloudWatchCaller(String accountId, Function<String, String> authorizer) {}
+public record CloudWatchCaller(String accountId, BiFunction<String, String, String> authorizer) {}

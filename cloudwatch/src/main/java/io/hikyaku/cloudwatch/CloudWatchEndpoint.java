@@ -93,18 +93,28 @@ final class CloudWatchEndpoint {
         return target != null ? json(raw, target.substring(JSON_TARGET_PREFIX.length()), requestId, caller) : query(raw, requestId, caller);
     }
 
-    /** Authorizes the operation as {@code cloudwatch:<Operation>}, then answers it for the caller's account. */
-    private Map<String, Object> invoke(String operation, JsonNode in, CloudWatchCaller caller) {
+    /**
+     * Finds the operation in the table ({@link CloudWatchOperations}; one not there, or not served in
+     * this protocol, is refused with the protocol's unknown-operation error before anything else),
+     * authorizes it as the table's IAM action on its resource, then answers it for the caller's account.
+     */
+    private Map<String, Object> invoke(CloudWatchOperations.Protocol protocol, String operation, JsonNode in, CloudWatchCaller caller) {
+        CloudWatchOperations.Operation op = CloudWatchOperations.find(operation, protocol);
+        if (op == null) {
+            throw switch (protocol) {
+                case QUERY -> CloudWatchException.invalidAction(operation);
+                case JSON -> CloudWatchException.unknownOperation(operation, 400);
+                case CBOR -> CloudWatchException.unknownOperation(operation, 404);
+            };
+        }
         if (caller == null) {
-            return api.invoke(operation, in);
+            return api.invoke(op, in);
         }
-        if (CloudWatchApi.OPERATIONS.contains(operation)) {
-            String denial = caller.authorizer().apply("cloudwatch:" + operation);
-            if (denial != null) {
-                throw CloudWatchException.accessDenied(denial);
-            }
+        String denial = caller.authorizer().apply(op.iamAction(), op.resource());
+        if (denial != null) {
+            throw CloudWatchException.accessDenied(denial);
         }
-        return api.forAccount(caller.accountId()).invoke(operation, in);
+        return api.forAccount(caller.accountId()).invoke(op, in);
     }
 
     // ---- AWS JSON 1.0 (the AWS CLI v1 picks it from the model's protocol list) ----
@@ -126,7 +136,7 @@ final class CloudWatchEndpoint {
                     throw CloudWatchException.malformed("The request body must be a JSON object.");
                 }
             }
-            Map<String, Object> out = invoke(operation, in, caller);
+            Map<String, Object> out = invoke(CloudWatchOperations.Protocol.JSON, operation, in, caller);
             return new HttpResponseData(200, jsonHeaders(requestId), WireEncoders.json(out));
         } catch (CloudWatchException e) {
             return jsonError(e, requestId);
@@ -145,11 +155,22 @@ final class CloudWatchEndpoint {
 
     private static HttpResponseData jsonError(CloudWatchException e, String requestId) {
         Map<String, String> h = jsonHeaders(requestId);
-        h.put("x-amzn-query-error", e.code + ";" + (e.sender ? "Sender" : "Receiver"));
+        queryError(e, h);
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("__type", SHAPE_PREFIX + e.shape);
+        body.put("__type", type(e));
         body.put("message", e.getMessage());
         return new HttpResponseData(e.status, h, WireEncoders.json(body));
+    }
+
+    /** The {@code x-amzn-query-error} header of an error that has a Query code (framework errors have none). */
+    private static void queryError(CloudWatchException e, Map<String, String> headers) {
+        if (e.code != null) {
+            headers.put("x-amzn-query-error", e.code + ";" + (e.sender ? "Sender" : "Receiver"));
+        }
+    }
+
+    private static String type(CloudWatchException e) {
+        return e.shape.contains("#") ? e.shape : SHAPE_PREFIX + e.shape;
     }
 
     // ---- Smithy RPC v2 CBOR ----
@@ -175,7 +196,7 @@ final class CloudWatchEndpoint {
                     throw CloudWatchException.malformed("The request body must be a CBOR map.");
                 }
             }
-            Map<String, Object> out = invoke(operation, in, caller);
+            Map<String, Object> out = invoke(CloudWatchOperations.Protocol.CBOR, operation, in, caller);
             return new HttpResponseData(200, rpcHeaders(requestId), WireEncoders.cbor(out));
         } catch (CloudWatchException e) {
             return rpcError(e, requestId);
@@ -195,9 +216,9 @@ final class CloudWatchEndpoint {
 
     private static HttpResponseData rpcError(CloudWatchException e, String requestId) {
         Map<String, String> h = rpcHeaders(requestId);
-        h.put("x-amzn-query-error", e.code + ";" + (e.sender ? "Sender" : "Receiver"));
+        queryError(e, h);
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("__type", SHAPE_PREFIX + e.shape);
+        body.put("__type", type(e));
         body.put("message", e.getMessage());
         return new HttpResponseData(e.status, h, WireEncoders.cbor(body));
     }
@@ -211,7 +232,7 @@ final class CloudWatchEndpoint {
             if (action == null || action.isEmpty()) {
                 throw new MissingAction();
             }
-            Map<String, Object> out = invoke(action, QueryForm.tree(params), caller);
+            Map<String, Object> out = invoke(CloudWatchOperations.Protocol.QUERY, action, QueryForm.tree(params), caller);
             return new HttpResponseData(200, xmlHeaders(requestId), WireEncoders.xml(action, out, requestId));
         } catch (MissingAction e) {
             return xmlError(CloudWatchException.missing("Action"), requestId);

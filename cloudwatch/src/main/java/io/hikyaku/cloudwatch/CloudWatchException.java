@@ -1,6 +1,9 @@
 package io.hikyaku.cloudwatch;
 
-/** A CloudWatch error answer: its Query error code, the RPC v2 shape name, HTTP status and message. */
+/**
+ * A CloudWatch error answer: its Query error code (null: none, no {@code x-amzn-query-error} header),
+ * the JSON / RPC v2 shape name (with a {@code #}: the whole {@code __type}), HTTP status and message.
+ */
 final class CloudWatchException extends RuntimeException {
 
     final String code;
@@ -32,6 +35,16 @@ final class CloudWatchException extends RuntimeException {
     static CloudWatchException invalidAction(String action) {
         return new CloudWatchException("InvalidAction", "InvalidAction", 400, true,
                 "The action " + action + " is not valid for this web service.");
+    }
+
+    /**
+     * An operation that is not in the table, in the JSON or RPC v2 shape: the framework's
+     * {@code com.amazon.coral.service#UnknownOperationException}, with no Query code (as SQS answers a
+     * mistargeted JSON call, 400); RPC v2 answers 404, as Smithy's RPC v2 routers do.
+     */
+    static CloudWatchException unknownOperation(String operation, int status) {
+        return new CloudWatchException(null, "com.amazon.coral.service#UnknownOperationException", status, true,
+                "The operation " + operation + " is not valid for this web service.");
     }
 
     static CloudWatchException accessDenied(String message) {

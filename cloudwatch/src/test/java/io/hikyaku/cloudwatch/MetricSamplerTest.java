@@ -100,10 +100,9 @@ class MetricSamplerTest {
                 + "&StartTime=2026-01-01T00:00:00Z&EndTime=2026-01-01T01:00:00Z").getBytes()));
         assertThat(tree.at("/MetricDataQueries/0/MetricStat/Metric/Dimensions/0/Name").asText()).isEqualTo("QueueName");
         CloudWatchApi api = new CloudWatchApi(history, "1", clock);
-        assertThatThrownBy(() -> api.invoke("GetMetricData", tree)).isInstanceOfSatisfying(CloudWatchException.class,
+        assertThatThrownBy(() -> api.invoke(CloudWatchOperations.Operation.GET_METRIC_DATA, tree)).isInstanceOfSatisfying(CloudWatchException.class,
                 e -> assertThat(e.code).isEqualTo("InvalidParameterValue"));
-        assertThatThrownBy(() -> api.invoke("Nope", tree)).isInstanceOfSatisfying(CloudWatchException.class,
-                e -> assertThat(e.code).isEqualTo("InvalidAction"));
+        assertThat(CloudWatchOperations.find("Nope", CloudWatchOperations.Protocol.QUERY)).isNull();
         // A range of centuries answers at once (only the kept day is scanned), and the datapoint limit holds.
         ObjectNode wide = QueryForm.tree(QueryForm.parameters(null, ("Action=GetMetricData&Version=2010-08-01"
                 + "&MetricDataQueries.member.1.Id=a&MetricDataQueries.member.1.MetricStat.Period=60"
@@ -112,12 +111,12 @@ class MetricSamplerTest {
                 + "&MetricDataQueries.member.1.MetricStat.Metric.Dimensions.member.1.Name=QueueName"
                 + "&MetricDataQueries.member.1.MetricStat.Metric.Dimensions.member.1.Value=q"
                 + "&StartTime=1000-01-01T00:00:00Z&EndTime=9000-01-01T00:00:00Z").getBytes()));
-        assertThat((List<?>) api.invoke("GetMetricData", wide).get("MetricDataResults")).hasSize(1);
+        assertThat((List<?>) api.invoke(CloudWatchOperations.Operation.GET_METRIC_DATA, wide).get("MetricDataResults")).hasSize(1);
         ObjectNode tooMany = QueryForm.tree(QueryForm.parameters(null, ("Namespace=AWS%2FSQS&MetricName=NumberOfMessagesSent"
                 + "&Period=60&Statistics.member.1=Sum&StartTime=-9000000000000&EndTime=9000000000000").getBytes()));
-        assertThatThrownBy(() -> api.invoke("GetMetricStatistics", tooMany)).isInstanceOfSatisfying(CloudWatchException.class,
+        assertThatThrownBy(() -> api.invoke(CloudWatchOperations.Operation.GET_METRIC_STATISTICS, tooMany)).isInstanceOfSatisfying(CloudWatchException.class,
                 e -> assertThat(e.code).isEqualTo("InvalidParameterCombination"));
-        Map<String, Object> listed = api.invoke("ListMetrics", QueryForm.tree(Map.of("Namespace", "AWS/EC2")));
+        Map<String, Object> listed = api.invoke(CloudWatchOperations.Operation.LIST_METRICS, QueryForm.tree(Map.of("Namespace", "AWS/EC2")));
         assertThat((List<?>) listed.get("Metrics")).isEmpty();
     }
 }

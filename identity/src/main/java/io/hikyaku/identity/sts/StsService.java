@@ -25,7 +25,9 @@ import java.util.regex.Pattern;
 
 /**
  * The STS actions SDK credential chains and test fixtures call: GetCallerIdentity, AssumeRole and
- * GetSessionToken (Query protocol, 2011-06-15). Minted credentials live in {@link Sessions}.
+ * GetSessionToken (Query protocol, 2011-06-15), as listed in {@link StsOperations}, which decides what
+ * each is authorized as; an action not listed there is {@code InvalidAction}. Minted credentials live
+ * in {@link Sessions}.
  *
  * <p>With {@code enforce} (auth sigv4) AssumeRole needs a configured role whose trust policy allows
  * the caller and a caller allowed to call {@code sts:AssumeRole} ({@link TrustPolicyCheck}, the IAM
@@ -59,9 +61,9 @@ public final class StsService {
         this.enforce = enforce;
     }
 
-    /** True for the actions this service answers. */
+    /** True for the actions this service answers (those in {@link StsOperations}). */
     public static boolean isStsAction(String action) {
-        return action != null && (action.equals("GetCallerIdentity") || action.equals("AssumeRole") || action.equals("GetSessionToken"));
+        return StsOperations.find(action) != null;
     }
 
     /**
@@ -94,11 +96,14 @@ public final class StsService {
         if (enforce && caller.isAnonymous()) {
             throw new StsException("MissingAuthenticationToken", 403, "Request is missing Authentication Token");
         }
-        return switch (action) {
-            case "GetCallerIdentity" -> getCallerIdentity(caller);
-            case "AssumeRole" -> assumeRole(params, caller, conditionKeys, callerKeyId);
-            case "GetSessionToken" -> getSessionToken(params, caller, callerKeyId);
-            default -> throw new StsException("InvalidAction", 400, "Could not find operation " + action + " for version " + VERSION);
+        StsOperations.Operation op = StsOperations.find(action);
+        if (op == null) {
+            throw StsOperations.invalidAction(action);
+        }
+        return switch (op) {
+            case GET_CALLER_IDENTITY -> getCallerIdentity(caller);
+            case ASSUME_ROLE -> assumeRole(op, params, caller, conditionKeys, callerKeyId);
+            case GET_SESSION_TOKEN -> getSessionToken(params, caller, callerKeyId);
         };
     }
 
@@ -110,8 +115,9 @@ public final class StsService {
         return StsXml.elements(m);
     }
 
-    private String assumeRole(Map<String, String> params, Principal caller, Map<String, List<String>> conditionKeys, String callerKeyId) {
-        String roleArn = params.get("RoleArn");
+    private String assumeRole(StsOperations.Operation op, Map<String, String> params, Principal caller,
+                              Map<String, List<String>> conditionKeys, String callerKeyId) {
+        String roleArn = op.resource(params);
         String sessionName = params.get("RoleSessionName");
         if (roleArn == null) {
             throw StsException.validation("1 validation error detected: Value null at 'roleArn' failed to satisfy constraint: Member must not be null");
@@ -139,12 +145,12 @@ public final class StsService {
         Role role;
         if (configured.isPresent()) {
             role = configured.get();
-            String denial = enforce ? TrustPolicyCheck.denial(role, caller, conditionKeys) : null;
+            String denial = enforce ? authorize(op, role, caller, conditionKeys) : null;
             if (denial != null) {
                 throw StsException.accessDenied(denial);
             }
         } else if (enforce) {
-            throw notAuthorized(caller, roleArn);
+            throw notAuthorized(op, caller, roleArn);
         } else {
             role = new Role(arn.group(1), arn.group(2), null, null, Map.of(), 43200);
         }
@@ -271,7 +277,20 @@ public final class StsService {
         return value;
     }
 
-    private static StsException notAuthorized(Principal caller, String roleArn) {
-        return StsException.accessDenied("User: " + caller.arn() + " is not authorized to perform: sts:AssumeRole on resource: " + roleArn);
+    /**
+     * Authorizes {@code op} as its table entry says: its IAM action on {@code role} by the role's trust
+     * policy and the caller's policies.
+     *
+     * @return null when allowed, else the AccessDenied text
+     */
+    private static String authorize(StsOperations.Operation op, Role role, Principal caller, Map<String, List<String>> conditionKeys) {
+        return switch (op.authorization()) {
+            case ROLE_TRUST -> TrustPolicyCheck.denial(op.iamAction(), role, caller, conditionKeys);
+            case NONE -> null;
+        };
+    }
+
+    private static StsException notAuthorized(StsOperations.Operation op, Principal caller, String roleArn) {
+        return StsException.accessDenied("User: " + caller.arn() + " is not authorized to perform: " + op.iamAction() + " on resource: " + roleArn);
     }
 }

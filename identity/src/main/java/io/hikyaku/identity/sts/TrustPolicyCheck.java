@@ -16,19 +16,17 @@ import java.util.Map;
 
 /**
  * Whether a caller may assume a role, evaluated by the IAM policy evaluator as AWS does: the role's
- * trust policy must allow {@code sts:AssumeRole} for the caller (also within the role's account), and
+ * trust policy must allow the operation's action ({@code sts:AssumeRole}, from {@link StsOperations}) for the caller (also within the role's account), and
  * the caller's side must allow it too (an account root implicitly; a user or role session through its
  * identity policies, and its session policy if it has one). Any explicit Deny wins.
  */
 final class TrustPolicyCheck {
 
-    static final String ACTION = "sts:AssumeRole";
-
     private TrustPolicyCheck() {}
 
     /** @return null when allowed, else STS's AccessDenied text ({@code User: <arn> is not authorized to perform: sts:AssumeRole on resource: <role>}) */
-    static String denial(Role role, Principal caller, Map<String, List<String>> conditionKeys) {
-        RequestContext c = context(role, caller, conditionKeys);
+    static String denial(String action, Role role, Principal caller, Map<String, List<String>> conditionKeys) {
+        RequestContext c = context(action, role, caller, conditionKeys);
         if (role.trustPolicy() == null) {
             return notAuthorized(c);
         }
@@ -46,9 +44,9 @@ final class TrustPolicyCheck {
         }
     }
 
-    private static RequestContext context(Role role, Principal caller, Map<String, List<String>> conditionKeys) {
+    private static RequestContext context(String action, Role role, Principal caller, Map<String, List<String>> conditionKeys) {
         if (caller.isAnonymous()) {
-            return RequestContext.anonymous(ACTION, role.arn(), role.accountId(), conditionKeys);
+            return RequestContext.anonymous(action, role.arn(), role.accountId(), conditionKeys);
         }
         PrincipalType type = switch (caller.type()) {
             case ACCOUNT -> PrincipalType.ACCOUNT;
@@ -56,12 +54,12 @@ final class TrustPolicyCheck {
             case ASSUMED_ROLE -> PrincipalType.ASSUMED_ROLE;
             case ANONYMOUS -> PrincipalType.ANONYMOUS;
         };
-        return new RequestContext(caller.arn(), caller.accountId(), type, caller.userId(), caller.userName(), ACTION,
+        return new RequestContext(caller.arn(), caller.accountId(), type, caller.userId(), caller.userName(), action,
                 role.arn(), role.accountId(), conditionKeys);
     }
 
     private static String notAuthorized(RequestContext c) {
         return "User: " + (c.isAnonymous() ? "anonymous" : c.principalArn()) + " is not authorized to perform: "
-                + ACTION + " on resource: " + c.resourceArn();
+                + c.action() + " on resource: " + c.resourceArn();
     }
 }

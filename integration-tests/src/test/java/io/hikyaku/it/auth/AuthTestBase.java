@@ -82,13 +82,18 @@ abstract class AuthTestBase {
     @BeforeAll
     void startServer() {
         clock = new MutableClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
-        ConfigFile file = ConfigFile.parse(CONFIG);
+        ConfigFile file = ConfigFile.parse(config());
         Identities identities = new IdentitiesConfig(Map.of("ALICE_SECRET", ALICE_SECRET)::get).parse(file.accounts(), "test");
         ServerConfig cfg = ServerConfig.defaults().withPort(0).withStorage(StorageMode.MEMORY).withClock(clock)
                 .withQueues(List.of(new QueueDefinition("orders", Map.of(), Map.of(), null, null, A),
                         new QueueDefinition("billing", Map.of(), Map.of(), null, null, B)));
         server = HikyakuServer.start(configure(cfg), SecurityConfig.defaults().withAuth(AuthMode.SIGV4).withIdentities(identities));
         endpoint = server.endpoint();
+    }
+
+    /** The accounts section: a test class may add its own users and roles to {@link #CONFIG}. */
+    protected String config() {
+        return CONFIG;
     }
 
     /** The server's configuration: a test class may change it (in-memory, fake clock, port 0, the two queues). */

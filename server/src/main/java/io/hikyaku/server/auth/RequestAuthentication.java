@@ -125,14 +125,14 @@ public final class RequestAuthentication {
 
     /**
      * The CloudWatch API's view of an authenticated caller (its account, and each operation authorized
-     * as {@code cloudwatch:<Operation>} on {@code "*"}), or null with auth none (the configured account,
+     * as the IAM action on the resource its operation table names), or null with auth none (the configured account,
      * no checks, as before).
      */
     public CloudWatchCaller cloudWatchCaller(RequestContext context) {
         if (!enforce) {
             return null;
         }
-        return new CloudWatchCaller(context.principal().accountId(), action -> authorization.denial(context, action, "*"));
+        return new CloudWatchCaller(context.principal().accountId(), (action, resource) -> authorization.denial(context, action, resource));
     }
 
     /**

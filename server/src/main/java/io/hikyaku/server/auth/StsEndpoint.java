@@ -2,6 +2,7 @@ package io.hikyaku.server.auth;
 
 import io.hikyaku.identity.Principal;
 import io.hikyaku.identity.sts.StsException;
+import io.hikyaku.identity.sts.StsOperations;
 import io.hikyaku.identity.sts.StsService;
 import io.hikyaku.identity.sts.StsXml;
 import io.hikyaku.protocol.HttpRequestData;
@@ -15,7 +16,8 @@ import java.util.Map;
 
 /**
  * STS on the SQS port: a request whose SigV4 scope names {@code sts}, or an unsigned Query request
- * with {@code Version=2011-06-15}. Query protocol only (as STS itself), XML in STS's namespace.
+ * with {@code Version=2011-06-15}. Query protocol only (as STS itself, and as {@link StsOperations}
+ * says), XML in STS's namespace.
  */
 final class StsEndpoint {
 
@@ -44,6 +46,15 @@ final class StsEndpoint {
 
     /** @param callerKeyId the access key id standing for {@code caller}, or null */
     HttpResponseData handle(HttpRequestData raw, Principal caller, String callerKeyId, String requestId, Instant now) {
+        String target = raw.header("x-amz-target");
+        if (target != null) {
+            // the JSON shape: refused unless the operation table accepts it for that operation (none does)
+            String action = target.substring(target.indexOf('.') + 1);
+            StsOperations.Operation op = StsOperations.find(action);
+            if (op == null || !op.protocols().contains(StsOperations.Protocol.JSON)) {
+                return error(StsOperations.invalidAction(action), requestId);
+            }
+        }
         Map<String, String> params;
         try {
             params = FormParams.of(raw);

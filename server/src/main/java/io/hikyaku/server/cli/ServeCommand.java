@@ -12,6 +12,8 @@ import io.hikyaku.server.MemoryBudget;
 import io.hikyaku.server.logging.LogSetup;
 import io.hikyaku.server.SecurityConfig;
 import io.hikyaku.server.config.ConfigException;
+import io.hikyaku.server.config.ConnectionSettings;
+import io.hikyaku.server.http.ConnectionLimits;
 import io.hikyaku.server.config.SecuritySettings;
 import io.hikyaku.server.ServerConfig;
 import io.hikyaku.server.StorageMode;
@@ -70,7 +72,15 @@ final class ServeCommand implements Subcommand {
             valued("tls-key", "PEM", "PKCS#8 private key for HTTPS (env HIKYAKU_TLS_KEY)."),
             valued("tls-port", "PORT", "Serve HTTPS on this second port and HTTP on --port (default: HTTPS on --port; env HIKYAKU_TLS_PORT)."),
             valued("metrics-token-file", "FILE", "GET /metrics requires `Authorization: Bearer <the file's content>` "
-                    + "(env HIKYAKU_METRICS_TOKEN_FILE); with --auth sigv4 and no token every scrape is refused."));
+                    + "(env HIKYAKU_METRICS_TOKEN_FILE); with --auth sigv4 and no token every scrape is refused."),
+            valued("max-connections", "N", "Open connections at most; more are closed at once (default 24000; "
+                    + "env HIKYAKU_MAX_CONNECTIONS; see docs/security.md \"Connection limits\")."),
+            valued("max-connections-per-address", "N", "Open connections from one source IP address at most, "
+                    + "at most --max-connections (default 12000; env HIKYAKU_MAX_CONNECTIONS_PER_ADDRESS)."),
+            valued("request-head-timeout", "SECONDS", "Time a client has to send a request line and headers; then the "
+                    + "connection is closed (default 20; env HIKYAKU_REQUEST_HEAD_TIMEOUT)."),
+            valued("request-body-timeout", "SECONDS", "Time a client has to send a request body once its head has "
+                    + "arrived (default 120; env HIKYAKU_REQUEST_BODY_TIMEOUT)."));
 
     private final Map<String, String> env;
 
@@ -183,12 +193,37 @@ final class ServeCommand implements Subcommand {
         }
     }
 
+    /** The connection limits {@code args}, the config file and the environment add up to, over the defaults. */
+    ConnectionLimits resolveConnectionLimits(String... args) {
+        return resolveConnectionLimits(Flags.parse(OPTIONS, args));
+    }
+
+    private ConnectionLimits resolveConnectionLimits(Flags flags) {
+        Path configFile = flags.path("config");
+        String fromEnv = env.get("HIKYAKU_CONFIG");
+        if (configFile == null && fromEnv != null && !fromEnv.isEmpty()) {
+            configFile = Path.of(fromEnv);
+        }
+        ConfigFile file = configFile == null ? ConfigFile.EMPTY : ConfigFile.load(configFile);
+        String[] names = {"max-connections", "max-connections-per-address", "request-head-timeout", "request-body-timeout"};
+        String[] values = new String[names.length];
+        for (int i = 0; i < names.length; i++) {
+            values[i] = flags.string(names[i]);
+            names[i] = "--" + names[i];
+        }
+        ConnectionSettings given = ConnectionSettings.parse(names, values);
+        ConnectionSettings environment = ConnectionSettings.fromEnvironment(env);
+        ConnectionSettings fromFile = file.connections() == null ? ConnectionSettings.NONE : file.connections();
+        return ConnectionSettings.layered(fromFile, environment, given).applyTo(ConnectionLimits.DEFAULTS);
+    }
+
     @Override
     public int run(Flags flags, PrintWriter out) throws InterruptedException {
         ServerConfig config = resolveConfig(flags);
         LogSetup.apply(config.logFormat(), config.accessLog());
         SecurityConfig security = resolveSecurity(flags);
-        HikyakuServer server = HikyakuServer.start(config, security);
+        ConnectionLimits limits = resolveConnectionLimits(flags);
+        HikyakuServer server = HikyakuServer.start(config, security, limits);
         ReloadSignal.install(new IdentityReload(flags.path("config"), env::get, server));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             out.println("hikyaku stopping: answering parked long polls, finishing requests in flight");

@@ -32,9 +32,10 @@ import org.yaml.snakeyaml.representer.Representer;
  * @param accounts the {@code accounts:} section as parsed YAML (read by the identity module), or null
  * @param push     the {@code functions} and {@code eventSourceMappings} sections (push delivery)
  * @param sam      the {@code samTemplates} to read at start (relative paths are from the file's directory)
+ * @param connections the server section's connection limits
  */
 public record ConfigFile(Settings settings, List<QueueDefinition> queues, SecuritySettings security, Object accounts,
-                         PushConfig push, SamTemplates sam) {
+                         PushConfig push, SamTemplates sam, ConnectionSettings connections) {
 
     public static final ConfigFile EMPTY = new ConfigFile(Settings.NONE, List.of());
 
@@ -42,8 +43,14 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
             "samTemplates");
     private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
             "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog", "cooldowns",
-            "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics", "engineShards", "allowedHosts", "metricsTokenFile");
+            "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics", "engineShards", "allowedHosts", "metricsTokenFile",
+            "maxConnections", "maxConnectionsPerAddress", "requestHeadTimeout", "requestBodyTimeout");
     private static final Set<String> QUEUE_KEYS = Set.of("name", "attributes", "tags", "deadLetterQueue", "maxReceiveCount", "account");
+
+    public ConfigFile(Settings settings, List<QueueDefinition> queues, SecuritySettings security, Object accounts,
+                      PushConfig push, SamTemplates sam) {
+        this(settings, queues, security, accounts, push, sam, ConnectionSettings.NONE);
+    }
 
     /** A file with no security settings and no accounts. */
     public ConfigFile(Settings settings, List<QueueDefinition> queues) {
@@ -97,7 +104,9 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
                 : securitySection(source + ": server", map(source + ": server", top.get("server")));
         PushConfig push = PushSection.parse(source, top.get("functions"), top.get("eventSourceMappings"));
         return new ConfigFile(settings, queues, security, top.get("accounts"), push,
-                samTemplates(source, top.get("samTemplates"), top.get("functions"), directory));
+                samTemplates(source, top.get("samTemplates"), top.get("functions"), directory),
+                top.get("server") == null ? ConnectionSettings.NONE
+                        : ConnectionSettings.fromServerSection(source + ": server", map(source + ": server", top.get("server"))));
     }
 
     /** The template paths, and which functions have no timeoutSeconds (a template's Timeout may fill it in). */

@@ -1,0 +1,158 @@
+package io.hikyaku.it.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
+import io.hikyaku.cloudwatch.CloudWatchOperations;
+import io.hikyaku.cloudwatch.CloudWatchOperations.Operation;
+import io.hikyaku.cloudwatch.CloudWatchOperations.Protocol;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * CloudWatch through its operation table ({@link CloudWatchOperations}), on the real server with real
+ * SigV4 (scope {@code monitoring}), in its three protocols: every operation in the table is authorized
+ * as exactly its IAM action on its resource, and an operation that is not in the table (unknown, or a
+ * CloudWatch operation this server does not serve) is refused with the protocol's own error before any
+ * authorization: Query {@code InvalidAction} (400), JSON 1.0 {@code UnknownOperationException} (400),
+ * RPC v2 CBOR {@code UnknownOperationException} (404).
+ */
+class CloudWatchOperationTableTest extends AuthTestBase {
+
+    static final String ERIN = "AKIAERIN000000000001";
+    static final String FRANK = "AKIAFRANK00000000001";
+    static final String SECRET = "table/secret/0123456789abcdefghijklmnopq";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper CBOR = new ObjectMapper(new CBORFactory());
+
+    @Override
+    protected String config() {
+        return """
+                accounts:
+                  - id: "111111111111"
+                    rootKeys:
+                      - {accessKeyId: AKIAROOTAAAAAAAAAAAA, secretAccessKey: "rootA/secret/0123456789abcdefghijklmnopq"}
+                    users:
+                      - name: erin
+                        accessKeys:
+                          - {accessKeyId: AKIAERIN000000000001, secretAccessKey: "table/secret/0123456789abcdefghijklmnopq"}
+                        policies:
+                          data-only: {Version: "2012-10-17", Statement: [{Effect: Allow, Action: "cloudwatch:GetMetricData", Resource: "*"}]}
+                      - name: frank
+                        accessKeys:
+                          - {accessKeyId: AKIAFRANK00000000001, secretAccessKey: "table/secret/0123456789abcdefghijklmnopq"}
+                        policies:
+                          all-metrics: {Version: "2012-10-17", Statement: [{Effect: Allow, Action: "cloudwatch:*", Resource: "*"}]}
+                  - id: "222222222222"
+                    rootKeys:
+                      - {accessKeyId: AKIAROOTBBBBBBBBBBBB, secretAccessKey: "rootB/secret/0123456789abcdefghijklmnopq"}
+                """;
+    }
+
+    @Test
+    void everyOperationInEveryProtocolIsAuthorizedAsItsAction() throws IOException {
+        for (Operation op : CloudWatchOperations.all()) {
+            assertThat(op.iamAction()).isEqualTo("cloudwatch:" + op.operationName());
+            assertThat(op.resource()).isEqualTo("*");
+            for (Protocol protocol : op.protocols()) {
+                Reply all = call(protocol, op.operationName(), input(op), FRANK, SECRET);
+                assertThat(all.status).as(op + " " + protocol + ": " + all.text).isEqualTo(200);
+                Reply one = call(protocol, op.operationName(), input(op), ERIN, SECRET);
+                if (op == Operation.GET_METRIC_DATA) {
+                    assertThat(one.status).as(op + " " + protocol + ": " + one.text).isEqualTo(200);
+                } else {
+                    assertThat(one.status).as(op + " " + protocol + ": " + one.text).isEqualTo(403);
+                    assertThat(one.code).isEqualTo(protocol == Protocol.QUERY ? "AccessDenied" : "com.amazonaws.cloudwatch#AccessDeniedException");
+                    assertThat(one.message).isEqualTo("User: arn:aws:iam::" + A + ":user/erin is not authorized to perform: "
+                            + op.iamAction() + " because no identity-based policy allows the " + op.iamAction() + " action");
+                }
+            }
+        }
+    }
+
+    @Test
+    void anOperationNotInTheTableIsRefusedInEachProtocolsWayBeforeAuthorization() throws IOException {
+        for (String name : new String[] {"Frobnicate", "PutMetricData", "DescribeAlarms", "PutMetricAlarm", "getmetricdata"}) {
+            for (String key : new String[] {ERIN, ROOT_A}) {
+                String secret = key.equals(ROOT_A) ? ROOT_A_SECRET : SECRET;
+                Reply q = call(Protocol.QUERY, name, JSON.createObjectNode(), key, secret);
+                assertThat(q.status).as(name + ": " + q.text).isEqualTo(400);
+                assertThat(q.code).isEqualTo("InvalidAction");
+                assertThat(q.message).isEqualTo("The action " + name + " is not valid for this web service.");
+                Reply j = call(Protocol.JSON, name, JSON.createObjectNode(), key, secret);
+                assertThat(j.status).as(name + ": " + j.text).isEqualTo(400);
+                assertThat(j.code).isEqualTo("com.amazon.coral.service#UnknownOperationException");
+                assertThat(j.queryError).isNull();
+                Reply c = call(Protocol.CBOR, name, JSON.createObjectNode(), key, secret);
+                assertThat(c.status).as(name + ": " + c.text).isEqualTo(404);
+                assertThat(c.code).isEqualTo("com.amazon.coral.service#UnknownOperationException");
+                assertThat(c.queryError).isNull();
+            }
+        }
+    }
+
+    /** A valid input of each operation, as the JSON tree its JSON and CBOR requests carry. */
+    private JsonNode input(Operation op) throws IOException {
+        long end = clock.instant().getEpochSecond();
+        long start = end - 3600;
+        String metric = "{\"Namespace\":\"AWS/SQS\",\"MetricName\":\"NumberOfMessagesSent\",\"Dimensions\":[{\"Name\":\"QueueName\",\"Value\":\"orders\"}]}";
+        return JSON.readTree(switch (op) {
+            case LIST_METRICS -> "{\"Namespace\":\"AWS/SQS\"}";
+            case GET_METRIC_STATISTICS -> metric.substring(0, metric.length() - 1) + ",\"Period\":60,\"Statistics\":[\"Sum\"],\"StartTime\":"
+                    + start + ",\"EndTime\":" + end + "}";
+            case GET_METRIC_DATA -> "{\"MetricDataQueries\":[{\"Id\":\"a\",\"MetricStat\":{\"Metric\":" + metric
+                    + ",\"Period\":60,\"Stat\":\"Sum\"}}],\"StartTime\":" + start + ",\"EndTime\":" + end + "}";
+        });
+    }
+
+    private record Reply(int status, String code, String message, String queryError, String text) {}
+
+    private Reply call(Protocol protocol, String operation, JsonNode input, String keyId, String secret) throws IOException {
+        SignedCall.Response r = switch (protocol) {
+            case QUERY -> SignedCall.form(endpoint, "Action=" + operation + "&Version=2010-08-01" + form(input, ""), keyId, secret,
+                    "monitoring", clock.instant());
+            case JSON -> SignedCall.post(endpoint, "/", Map.of("Content-Type", "application/x-amz-json-1.0",
+                    "X-Amz-Target", "GraniteServiceVersion20100801." + operation), JSON.writeValueAsBytes(input), keyId, secret,
+                    "monitoring", clock.instant());
+            case CBOR -> SignedCall.post(endpoint, "/service/GraniteServiceVersion20100801/operation/" + operation,
+                    Map.of("Content-Type", "application/cbor", "Accept", "application/cbor", "smithy-protocol", "rpc-v2-cbor"),
+                    CBOR.writeValueAsBytes(input), keyId, secret, "monitoring", clock.instant());
+        };
+        String queryError = r.header("x-amzn-query-error");
+        if (r.status() == 200) {
+            return new Reply(200, null, null, queryError, r.text());
+        }
+        if (protocol == Protocol.QUERY) {
+            String xml = r.text();
+            return new Reply(r.status(), between(xml, "<Code>", "</Code>"), between(xml, "<Message>", "</Message>"), queryError, xml);
+        }
+        JsonNode body = (protocol == Protocol.JSON ? JSON : CBOR).readTree(r.body());
+        return new Reply(r.status(), body.path("__type").asText(), body.path("message").asText(), queryError, body.toString());
+    }
+
+    private static String between(String text, String open, String close) {
+        int i = text.indexOf(open);
+        return i < 0 ? null : text.substring(i + open.length(), text.indexOf(close, i));
+    }
+
+    /** The Query form of a JSON input: {@code Name=value}, lists as {@code Name.member.N}, timestamps as ISO instants. */
+    private static String form(JsonNode node, String prefix) {
+        StringBuilder out = new StringBuilder();
+        if (node.isObject()) {
+            node.fields().forEachRemaining(e -> out.append(form(e.getValue(), prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey())));
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                out.append(form(node.get(i), prefix + ".member." + (i + 1)));
+            }
+        } else {
+            String value = node.isNumber() && prefix.endsWith("Time") ? java.time.Instant.ofEpochSecond(node.asLong()).toString() : node.asText();
+            out.append('&').append(prefix).append('=').append(URLEncoder.encode(value, StandardCharsets.UTF_8));
+        }
+        return out.toString();
+    }
+}
