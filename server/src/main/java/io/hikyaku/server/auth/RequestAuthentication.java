@@ -118,9 +118,14 @@ public final class RequestAuthentication {
         }
     }
 
-    /** Whether authorizing this request evaluates a policy (then it runs off the event loop: {@link AuthorizationPool}). */
-    public boolean evaluatesPolicies(RequestContext context, io.hikyaku.api.ResolvedRequest request) {
-        return enforce && authorization.needsEvaluation(context, request);
+    /**
+     * Whether authorizing this request may cost more than a few microseconds, so that it runs off the
+     * event loop ({@link AuthorizationPool}): it evaluates a policy with a Condition or a policy
+     * variable, or large policies ({@link RequestAuthorization#needsPool}). Every other request is
+     * authorized, every policy evaluated, where it arrives, without a thread hop.
+     */
+    public boolean needsAuthorizationPool(RequestContext context, io.hikyaku.api.ResolvedRequest request) {
+        return enforce && authorization.needsPool(context, request);
     }
 
     /**
