@@ -198,7 +198,9 @@ stop_server() {
   wait "$WRAPPER_PID" 2>/dev/null || true
   WRAPPER_PID=""; SERVER_PID=""
 }
-trap stop_server EXIT INT TERM
+trap stop_server EXIT
+# a stop signal ends the run (the EXIT trap then stops the server), not only the server of this round
+trap 'exit 143' INT TERM
 
 bench() { # server scenario extra-args...
   local server="$1" scenario="$2"; shift 2
