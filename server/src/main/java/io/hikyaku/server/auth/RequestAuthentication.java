@@ -86,10 +86,12 @@ public final class RequestAuthentication {
         boolean forSts = StsEndpoint.isSts(raw, SigV4Verifier.scopeService(signed));
         Principal principal;
         String keyId;
+        String signedService;
         try {
             Authenticator.Authentication who = authenticator.authenticate(signed);
             principal = who.principal();
             keyId = who.accessKeyId();
+            signedService = who.signedService();
         } catch (AuthException e) {
             HttpResponseData refusal = forSts
                     ? StsEndpoint.error(e.error().code(), e.error().status(), e.getMessage(), requestId)
@@ -99,8 +101,9 @@ public final class RequestAuthentication {
         if (forSts) {
             return new Outcome(null, sts.handle(raw, principal, keyId, requestId, clock.instant()));
         }
-        // The scope's service routes the request only where signatures are verified (ServiceRoute).
-        String scope = enforce && !principal.isAnonymous() ? SigV4Verifier.scopeService(signed) : null;
+        // The scope's service routes the request only where signatures are verified (ServiceRoute): the
+        // verified scope's, not read from the header a second time.
+        String scope = enforce && !principal.isAnonymous() ? signedService : null;
         return new Outcome(new RequestContext(principal, raw.sourceIp(), raw.secure(), clock.instant(), raw.header("user-agent")),
                 null, scope);
     }
