@@ -16,12 +16,23 @@ public final class Policy {
     private final String version;
     private final String id;
     private final List<Statement> statements;
+    private final int fixedWeight;
 
     Policy(PolicyKind kind, String version, String id, List<Statement> statements) {
         this.kind = kind;
         this.version = version;
         this.id = id;
         this.statements = List.copyOf(statements);
+        long weight = 0;
+        for (Statement s : this.statements) {
+            int w = s.fixedWeight();
+            if (w < 0) {
+                weight = -1;
+                break;
+            }
+            weight += w;
+        }
+        this.fixedWeight = (int) Math.min(Integer.MAX_VALUE, weight);
     }
 
     /** Parses and validates {@code json} for use as a policy of the given kind; the exception says exactly what is wrong. */
@@ -44,6 +55,22 @@ public final class Policy {
 
     public List<Statement> statements() {
         return statements;
+    }
+
+    /**
+     * A bound on what evaluating this policy costs, when its outcome depends only on the caller, the
+     * action and the resource: the total length of its Action, Resource and Principal patterns (each
+     * principal counted as 64), matched in linear time against strings the server builds (an IAM
+     * action, a queue ARN). -1 when any statement has a Condition or a policy variable: then evaluation
+     * reads the request's condition keys, whose values (a User-Agent, tags) the client chooses.
+     */
+    public int fixedWeight() {
+        return fixedWeight;
+    }
+
+    /** Whether evaluating this policy reads the request's condition keys ({@link #fixedWeight} is -1). */
+    public boolean readsRequestKeys() {
+        return fixedWeight < 0;
     }
 
     /** Whether a Deny statement applies to the request. */

@@ -65,6 +65,34 @@ public final class Statement {
         return conditions;
     }
 
+    /**
+     * What evaluating this statement costs when that depends only on the caller, the action and the
+     * resource (no Condition, no policy variable): the total length of its patterns, plus
+     * {@link #PRINCIPAL_WEIGHT} per principal; -1 when it reads the request's condition keys (its cost
+     * then depends on values the client chose, such as a User-Agent).
+     */
+    int fixedWeight() {
+        if (!conditions.isEmpty()) {
+            return -1;
+        }
+        long weight = (long) principalCount() * PRINCIPAL_WEIGHT;
+        for (Wildcard w : actions) {
+            weight += w.source().length();
+        }
+        if (resources != null) {
+            for (Wildcard w : resources) {
+                if (w.hasVariables()) {
+                    return -1;
+                }
+                weight += w.source().length();
+            }
+        }
+        return (int) Math.min(Integer.MAX_VALUE, weight);
+    }
+
+    /** A principal entry's share of {@link #fixedWeight}: about the length of an ARN it is compared with. */
+    static final int PRINCIPAL_WEIGHT = 64;
+
     int principalCount() {
         return principals == null ? 0 : principals.count();
     }

@@ -41,6 +41,11 @@ final class Wildcard {
         return source;
     }
 
+    /** Whether the pattern holds a policy variable (its text then depends on the request's keys). */
+    boolean hasVariables() {
+        return fixed == null;
+    }
+
     /**
      * @param wildcards whether {@code *} and {@code ?} are wildcards here (StringLike, Resource...) or
      *                  literal characters (StringEquals)

@@ -86,10 +86,12 @@ public final class RequestAuthentication {
         boolean forSts = StsEndpoint.isSts(raw, SigV4Verifier.scopeService(signed));
         Principal principal;
         String keyId;
+        String signedService;
         try {
             Authenticator.Authentication who = authenticator.authenticate(signed);
             principal = who.principal();
             keyId = who.accessKeyId();
+            signedService = who.signedService();
         } catch (AuthException e) {
             HttpResponseData refusal = forSts
                     ? StsEndpoint.error(e.error().code(), e.error().status(), e.getMessage(), requestId)
@@ -99,8 +101,9 @@ public final class RequestAuthentication {
         if (forSts) {
             return new Outcome(null, sts.handle(raw, principal, keyId, requestId, clock.instant()));
         }
-        // The scope's service routes the request only where signatures are verified (ServiceRoute).
-        String scope = enforce && !principal.isAnonymous() ? SigV4Verifier.scopeService(signed) : null;
+        // The scope's service routes the request only where signatures are verified (ServiceRoute): the
+        // verified scope's, not read from the header a second time.
+        String scope = enforce && !principal.isAnonymous() ? signedService : null;
         return new Outcome(new RequestContext(principal, raw.sourceIp(), raw.secure(), clock.instant(), raw.header("user-agent")),
                 null, scope);
     }
@@ -118,9 +121,14 @@ public final class RequestAuthentication {
         }
     }
 
-    /** Whether authorizing this request evaluates a policy (then it runs off the event loop: {@link AuthorizationPool}). */
-    public boolean evaluatesPolicies(RequestContext context, io.hikyaku.api.ResolvedRequest request) {
-        return enforce && authorization.needsEvaluation(context, request);
+    /**
+     * Whether authorizing this request may cost more than a few microseconds, so that it runs off the
+     * event loop ({@link AuthorizationPool}): it evaluates a policy with a Condition or a policy
+     * variable, or large policies ({@link RequestAuthorization#needsPool}). Every other request is
+     * authorized, every policy evaluated, where it arrives, without a thread hop.
+     */
+    public boolean needsAuthorizationPool(RequestContext context, io.hikyaku.api.ResolvedRequest request) {
+        return enforce && authorization.needsPool(context, request);
     }
 
     /**

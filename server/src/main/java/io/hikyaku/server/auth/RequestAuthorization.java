@@ -56,37 +56,89 @@ public final class RequestAuthorization {
         this.policies = policies;
     }
 
+    /**
+     * Policies whose outcome depends only on caller, action and resource (no Condition, no policy
+     * variable) and whose patterns total at most this many characters ({@link Policy#fixedWeight}) are
+     * evaluated where the request arrives: matching them is linear in pattern length against strings
+     * the server builds (a few microseconds at most), as cheap as the thread hop that would avoid it.
+     */
+    static final int INLINE_WEIGHT = 4096;
+
     /** @throws ApiException AccessDenied when any check of the request is denied */
     public void authorize(io.hikyaku.identity.RequestContext caller, ResolvedRequest resolved) {
         Principal who = caller.principal();
-        ApiRequest request = resolved.request();
-        Map<String, List<String>> keys = null; // built only when a policy has to be evaluated
+        RequestKeys keys = new RequestKeys(caller, resolved.request());
         for (Check check : resolved.checks()) {
             QueueAccess queue = queueOf(check);
             if (rootWithoutPolicies(who, check, queue)) {
                 continue;
-            }
-            if (keys == null) {
-                keys = ConditionContext.globalKeys(caller);
-                ConditionContext.addRequestTags(request, keys);
             }
             authorizeOne(who, check, queue, keys);
         }
     }
 
     /**
-     * Whether {@link #authorize} would evaluate any policy for this request: false when every check is
-     * an account root acting in its own account with no policy anywhere (allowed whatever the request's
-     * keys). Such requests are authorized where they arrive; the others on the {@link AuthorizationPool}.
+     * Whether {@link #authorize} must run off the event loop ({@link AuthorizationPool}): true when a
+     * check evaluates a policy that reads the request's condition keys (a Condition or a policy
+     * variable: its cost depends on values the client chose) or policies heavier than
+     * {@link #INLINE_WEIGHT}. False when every check is an account root acting in its own account with
+     * no policy anywhere (nothing to evaluate) or evaluates only small condition-free policies (every
+     * one of them is still evaluated, where the request arrives).
      */
-    public boolean needsEvaluation(io.hikyaku.identity.RequestContext caller, ResolvedRequest resolved) {
+    public boolean needsPool(io.hikyaku.identity.RequestContext caller, ResolvedRequest resolved) {
         Principal who = caller.principal();
         for (Check check : resolved.checks()) {
-            if (!rootWithoutPolicies(who, check, queueOf(check))) {
+            QueueAccess queue = queueOf(check);
+            if (!rootWithoutPolicies(who, check, queue) && !boundedWithoutKeys(who, queue)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Whether every policy a check evaluates ignores the request's keys, and together they weigh at most {@link #INLINE_WEIGHT}. */
+    private boolean boundedWithoutKeys(Principal who, QueueAccess queue) {
+        long weight = 0;
+        for (Policy p : identityPolicies(who)) {
+            if (p.readsRequestKeys()) {
+                return false;
+            }
+            weight += p.fixedWeight();
+        }
+        for (Policy p : new Policy[] {sessionPolicy(who), resourcePolicy(queue)}) {
+            if (p != null) {
+                if (p.readsRequestKeys()) {
+                    return false;
+                }
+                weight += p.fixedWeight();
+            }
+        }
+        return weight <= INLINE_WEIGHT;
+    }
+
+    /**
+     * A request's condition keys, built on first use: policies without conditions or variables never
+     * read them, and building them (maps, time text) is most of what such an evaluation would cost.
+     */
+    private static final class RequestKeys {
+        private final io.hikyaku.identity.RequestContext caller;
+        private final ApiRequest request;
+        private Map<String, List<String>> keys;
+
+        RequestKeys(io.hikyaku.identity.RequestContext caller, ApiRequest request) {
+            this.caller = caller;
+            this.request = request;
+        }
+
+        Map<String, List<String>> get() {
+            if (keys == null) {
+                keys = ConditionContext.globalKeys(caller);
+                if (request != null) {
+                    ConditionContext.addRequestTags(request, keys);
+                }
+            }
+            return keys;
+        }
     }
 
     /**
@@ -122,7 +174,7 @@ public final class RequestAuthorization {
     public boolean mayOnQueue(io.hikyaku.identity.RequestContext caller, String iamAction, String account, String queueName) {
         try {
             Check check = new Check(iamAction, account, queueName);
-            authorizeOne(caller.principal(), check, queueOf(check), ConditionContext.globalKeys(caller));
+            authorizeOne(caller.principal(), check, queueOf(check), new RequestKeys(caller, null));
             return true;
         } catch (ApiException denied) {
             return false;
@@ -134,16 +186,22 @@ public final class RequestAuthorization {
         return accountLevel ? null : queues.find(check.account(), check.queueName());
     }
 
-    private void authorizeOne(Principal who, Check check, QueueAccess queue, Map<String, List<String>> requestKeys) {
+    private void authorizeOne(Principal who, Check check, QueueAccess queue, RequestKeys requestKeys) {
         boolean accountLevel = check.queueName() == null || check.account() == null;
-        Map<String, List<String>> keys = requestKeys;
-        if (queue != null && !queue.tags().isEmpty()) {
-            keys = new HashMap<>(requestKeys);
-            ConditionContext.addResourceTags(queue.tags(), keys);
+        List<Policy> identity = identityPolicies(who);
+        Policy resourcePolicy = resourcePolicy(queue);
+        Policy session = sessionPolicy(who);
+        Map<String, List<String>> keys = Map.of(); // read by no policy here unless one of them says so
+        if (readsKeys(identity, resourcePolicy, session)) {
+            keys = requestKeys.get();
+            if (queue != null && !queue.tags().isEmpty()) {
+                keys = new HashMap<>(keys);
+                ConditionContext.addResourceTags(queue.tags(), keys);
+            }
         }
         String resource = accountLevel ? "*" : SqsActions.queueArn(region, check.account(), check.queueName());
         RequestContext c = context(who, check.iamAction(), resource, check.account(), keys);
-        Decision d = PolicyEvaluator.evaluate(c, identityPolicies(who), resourcePolicy(queue), sessionPolicy(who));
+        Decision d = PolicyEvaluator.evaluate(c, identity, resourcePolicy, session);
         if (!d.allowed()) {
             String message = who.isAnonymous()
                     ? "Access to the resource https://sqs." + region + ".amazonaws.com/"
@@ -151,6 +209,15 @@ public final class RequestAuthorization {
                     : d.denialMessage(c);
             throw new ApiException("AccessDenied", message);
         }
+    }
+
+    private static boolean readsKeys(List<Policy> identity, Policy resourcePolicy, Policy session) {
+        for (Policy p : identity) {
+            if (p.readsRequestKeys()) {
+                return true;
+            }
+        }
+        return (resourcePolicy != null && resourcePolicy.readsRequestKeys()) || (session != null && session.readsRequestKeys());
     }
 
     /**

@@ -267,8 +267,8 @@ public final class RequestDispatcher {
             }
             if (resolved != null) {
                 exchange = exchange(start, requestId, decoded, resolved.queue(), caller, raw, peer);
-                if (authentication != null && authorizations != null && authentication.evaluatesPolicies(caller, resolved)) {
-                    // Policy evaluation never runs on an event loop: one tenant's costly conditions must not
+                if (authentication != null && authorizations != null && authentication.needsAuthorizationPool(caller, resolved)) {
+                    // Costly policy evaluation never runs on an event loop: one tenant's conditions must not
                     // delay every connection of the loop.
                     ResolvedRequest target = resolved;
                     RequestContext who = caller;

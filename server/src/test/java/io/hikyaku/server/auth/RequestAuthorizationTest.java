@@ -52,17 +52,56 @@ class RequestAuthorizationTest {
     }
 
     /** Issue 35: an empty QueueUrl with the queue in the path was allowed unchecked, then acted on the path's queue. */
-    /** Only a request that evaluates a policy is sent off the event loop (AuthorizationPool). */
+    /**
+     * Only a request whose evaluation reads the request's keys (a Condition or a policy variable) or
+     * weighs more than INLINE_WEIGHT is sent off the event loop (AuthorizationPool); the others are
+     * evaluated where they arrive.
+     */
     @Test
-    void onlyRequestsThatEvaluateAPolicyNeedThePool() throws Exception {
-        assertThat(authz.needsEvaluation(caller(a), resolved("SendMessage", "{\"QueueUrl\":\"/111111111111/q\"}", "/")))
+    void onlyCostlyEvaluationsNeedThePool() throws Exception {
+        assertThat(authz.needsPool(caller(a), resolved("SendMessage", "{\"QueueUrl\":\"/111111111111/q\"}", "/")))
                 .as("a root in its own account, no policy anywhere").isFalse();
-        assertThat(authz.needsEvaluation(caller(a), resolved("SendMessage", "{\"QueueUrl\":\"/222222222222/q\"}", "/")))
-                .as("another account's queue").isTrue();
-        queues.put("111111111111/p", new QueueAccess("{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Deny\","
-                + "\"Principal\":\"*\",\"Action\":\"sqs:*\",\"Resource\":\"*\"}]}", Map.of()));
-        assertThat(authz.needsEvaluation(caller(a), resolved("SendMessage", "{\"QueueUrl\":\"/111111111111/p\"}", "/")))
-                .as("a queue with a Policy").isTrue();
+        assertThat(authz.needsPool(caller(a), resolved("SendMessage", "{\"QueueUrl\":\"/222222222222/q\"}", "/")))
+                .as("another account's queue without a policy: nothing that reads the request").isFalse();
+        policy("111111111111", "p", "{\"Effect\":\"Deny\",\"Principal\":\"*\",\"Action\":\"sqs:*\",\"Resource\":\"*\"}");
+        assertThat(authz.needsPool(caller(a), resolved("SendMessage", "{\"QueueUrl\":\"/111111111111/p\"}", "/")))
+                .as("a queue Policy without conditions").isFalse();
+        assertThat(authz.needsPool(caller(sender), resolvedFor(sender, request("SendMessage", Q1, "/"))))
+                .as("a user's identity policy without conditions").isFalse();
+        policy("111111111111", "c", "{\"Effect\":\"Deny\",\"Principal\":\"*\",\"Action\":\"sqs:*\",\"Resource\":\"*\","
+                + "\"Condition\":{\"StringLike\":{\"aws:UserAgent\":\"*evil*\"}}}");
+        assertThat(authz.needsPool(caller(a), resolved("SendMessage", "{\"QueueUrl\":\"/111111111111/c\"}", "/")))
+                .as("a queue Policy with a condition").isTrue();
+        policy("111111111111", "v", "{\"Effect\":\"Deny\",\"Principal\":\"*\",\"Action\":\"sqs:*\","
+                + "\"Resource\":\"arn:aws:sqs:*:*:${aws:UserAgent}\"}");
+        assertThat(authz.needsPool(caller(a), resolved("SendMessage", "{\"QueueUrl\":\"/111111111111/v\"}", "/")))
+                .as("a queue Policy with a policy variable").isTrue();
+        StringBuilder heavy = new StringBuilder();
+        for (int i = 0; heavy.length() <= RequestAuthorization.INLINE_WEIGHT; i++) {
+            heavy.append(i == 0 ? "" : ",").append("{\"Effect\":\"Deny\",\"Principal\":\"*\",\"Action\":\"sqs:*\","
+                    + "\"Resource\":\"arn:aws:sqs:*:*:").append("n".repeat(60)).append(i).append("\"}");
+        }
+        policy("111111111111", "h", heavy.toString());
+        assertThat(authz.needsPool(caller(a), resolved("SendMessage", "{\"QueueUrl\":\"/111111111111/h\"}", "/")))
+                .as("queue Policy patterns longer than INLINE_WEIGHT in all").isTrue();
+    }
+
+    /** Inline or not, every policy is evaluated: the condition-free Deny denies, the conditional one reads the request's keys. */
+    @Test
+    void policiesEvaluatedInlineStillDecide() throws Exception {
+        policy("111111111111", "p", "{\"Effect\":\"Deny\",\"Principal\":\"*\",\"Action\":\"sqs:SendMessage\",\"Resource\":\"*\"}");
+        assertThatThrownBy(() -> check(a, request("SendMessage", "{\"QueueUrl\":\"/111111111111/p\"}", "/")))
+                .hasMessageContaining("with an explicit deny in a resource-based policy");
+        check(a, request("ReceiveMessage", "{\"QueueUrl\":\"/111111111111/p\"}", "/"));
+        policy("111111111111", "c", "{\"Effect\":\"Deny\",\"Principal\":\"*\",\"Action\":\"sqs:*\",\"Resource\":\"*\","
+                + "\"Condition\":{\"StringEquals\":{\"aws:UserAgent\":\"test-agent\"}}}");
+        assertThatThrownBy(() -> check(a, request("ReceiveMessage", "{\"QueueUrl\":\"/111111111111/c\"}", "/")))
+                .hasMessageContaining("with an explicit deny in a resource-based policy");
+        queues.put("111111111111/t", new QueueAccess("{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Deny\","
+                + "\"Principal\":\"*\",\"Action\":\"sqs:*\",\"Resource\":\"*\",\"Condition\":{\"StringEquals\":"
+                + "{\"aws:ResourceTag/team\":\"red\"}}}]}", Map.of("team", "red")));
+        assertThatThrownBy(() -> check(a, request("ReceiveMessage", "{\"QueueUrl\":\"/111111111111/t\"}", "/")))
+                .as("the queue's tags are keys too").hasMessageContaining("with an explicit deny in a resource-based policy");
     }
 
     @Test
