@@ -5,7 +5,7 @@ import io.hikyaku.engine.EngineException;
 import io.hikyaku.engine.QueueEngine;
 import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.command.CommandSink;
-import io.hikyaku.engine.command.Result;
+import io.hikyaku.engine.command.Applied;
 import io.hikyaku.engine.store.StoreException;
 import io.hikyaku.protocol.ApiException;
 import java.util.concurrent.CompletableFuture;
@@ -87,13 +87,13 @@ final class EngineGate {
      * {@link #now()}): applies it, tells the sink, and throws a refusal as the engine methods do
      * (the callers' error handling then translates it), else returns the value and its durability.
      */
-    <T> Durable<T> apply(Command command) {
-        Result result = engineUnderLock().apply(command);
+    <T> Durable<T> apply(Command<T> command) {
+        Applied<T> result = engineUnderLock().apply(command);
         sink.applied(command);
         if (result.refused()) {
             throw result.error();
         }
-        return new Durable<>(result.as(), result.written());
+        return new Durable<>(result.value(), result.written());
     }
 
     /** Sets where applied commands go (the journal); it is told the current engine's load first. */
