@@ -5,7 +5,7 @@ import io.hikyaku.engine.EngineException;
 import io.hikyaku.engine.QueueEngine;
 import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.command.CommandSink;
-import io.hikyaku.engine.command.Result;
+import io.hikyaku.engine.command.Applied;
 import io.hikyaku.engine.store.StoreException;
 import io.hikyaku.protocol.ApiException;
 import java.util.concurrent.CompletableFuture;
@@ -49,7 +49,7 @@ final class EngineGate {
     interface AfterApply {
         AfterApply NONE = (command, engine) -> { };
 
-        void check(Command command, QueueEngine engine);
+        void check(Command<?> command, QueueEngine engine);
     }
 
     private final CommandQueue applier;
@@ -106,9 +106,9 @@ final class EngineGate {
      * Any other exception is a bug that may have left memory half-changed: the shard is fenced and
      * reloaded from the store (see the class comment).
      */
-    <T> Durable<T> apply(Command command) {
+    <T> Durable<T> apply(Command<T> command) {
         QueueEngine current = engine();
-        Result result;
+        Applied<T> result;
         try {
             result = current.apply(command);
             afterApply.check(command, current);
@@ -121,10 +121,10 @@ final class EngineGate {
         if (result.refused()) {
             throw result.error();
         }
-        return new Durable<>(result.as(), result.written());
+        return new Durable<>(result.value(), result.written());
     }
 
-    private ApiException bugInApply(Command command, RuntimeException bug) {
+    private ApiException bugInApply(Command<?> command, RuntimeException bug) {
         LOG.error("bug: applying {} threw; the shard is fenced and reloaded from the store", command.getClass().getSimpleName(), bug);
         fence.fence(new StoreException("the engine failed applying " + command.getClass().getSimpleName() + ": " + bug, bug));
         return new ApiException("InternalError", "We encountered an internal error. Please try again.");

@@ -1,7 +1,7 @@
 package io.hikyaku.engine;
 
 import io.hikyaku.engine.command.Command;
-import io.hikyaku.engine.command.Result;
+import io.hikyaku.engine.command.Applied;
 import io.hikyaku.engine.store.Keyspace;
 import io.hikyaku.engine.store.Store;
 import io.hikyaku.engine.store.StoreBatch;
@@ -413,7 +413,7 @@ public final class QueueEngine {
      * GetQueueAttributes. {@code names} may hold "All"; unknown names -> InvalidAttributeName
      * "Unknown Attribute X.". Returns name -> value in name order; absent attributes are left out.
      */
-    public Map<String, String> getQueueAttributes(QueueRef queue, Collection<String> names, long now) {
+    Map<String, String> getQueueAttributes(QueueRef queue, Collection<String> names, long now) {
         at(now);
         QueueState q = queues.require(queue);
         checkReadable(names);
@@ -473,8 +473,11 @@ public final class QueueEngine {
         return finish(q, b, null);
     }
 
-    /** Exact counts (visible, in flight, delayed) after processing what is due at {@code now}. */
-    public QueueCounts counts(QueueRef queue, long now) {
+    /**
+     * Exact counts (visible, in flight, delayed) after processing what is due at {@code now}; a
+     * read that writes, so not public: callers apply {@link Command.Advance}, then {@link #counts(QueueRef)}.
+     */
+    QueueCounts counts(QueueRef queue, long now) {
         at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
@@ -1069,8 +1072,8 @@ public final class QueueEngine {
         storedAppliedAt = now;
     }
 
-    /** True when {@code queue} has a message a receive at {@code now} could return (for long polls). */
-    public boolean hasVisibleMessages(QueueRef queue, long now) {
+    /** Like {@link Command.Advance} then {@link #hasDeliverable}: a read that writes, so not public. */
+    boolean hasVisibleMessages(QueueRef queue, long now) {
         at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
@@ -1081,18 +1084,25 @@ public final class QueueEngine {
 
     /**
      * Applies one command: the single entry point for state changes (ENGINE.md "Commands as
-     * data"). A refusal is a result, never an exception; the value is what the matching method
-     * above returns ({@link Command.Tick} gives {@link Ticked}, {@link Command.Advance} null).
+     * data"). A refusal is a result ({@link Applied.Refused}), never an exception; the value is typed
+     * by the command ({@link Command.Tick} gives {@link Ticked}, {@link Command.Advance} null).
      */
-    public Result apply(Command command) {
+    public <R> Applied<R> apply(Command<R> command) {
         try {
-            return Result.of(dispatch(command));
+            Durable<R> done = dispatch(command);
+            return new Applied.Done<>(done.value(), done.written());
         } catch (EngineException e) {
-            return Result.refused(e);
+            return Applied.refused(e);
         }
     }
 
-    private Durable<?> dispatch(Command command) {
+    /** Each command record fixes {@code R} to the type its handler below returns. */
+    @SuppressWarnings("unchecked")
+    private <R> Durable<R> dispatch(Command<R> command) {
+        return (Durable<R>) run(command);
+    }
+
+    private Durable<?> run(Command<?> command) {
         if (command instanceof Command.SendMessage c) {
             return sendMessage(c.queue(), c.message(), c.now());
         } else if (command instanceof Command.ReceiveMessage c) {
@@ -1140,12 +1150,18 @@ public final class QueueEngine {
 
     /**
      * GetQueueAttributes as a pure read of the state as it stands (apply {@link Command.Advance}
-     * first for what is due): same names, errors and answer as {@link #getQueueAttributes}.
+     * first for what is due): the names, errors and answer of GetQueueAttributes.
      */
     public Map<String, String> readQueueAttributes(QueueRef queue, Collection<String> names) {
         QueueState q = queues.require(queue);
         checkReadable(names);
         return attributesOf(q, names);
+    }
+
+    /** Exact counts (visible, in flight, delayed) as the state stands: a pure read (after {@link Command.Advance}). */
+    public QueueCounts counts(QueueRef queue) {
+        QueueState q = queues.require(queue);
+        return new QueueCounts(q.visibleCount(), q.inflight, q.delayed);
     }
 
     /** Whether a receive could return a message now, as a pure read (after {@link Command.Advance}). */

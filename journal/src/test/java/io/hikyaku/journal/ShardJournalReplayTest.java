@@ -11,7 +11,7 @@ import io.hikyaku.engine.ReceiveMessages;
 import io.hikyaku.engine.ReceivedMessage;
 import io.hikyaku.engine.SendMessage;
 import io.hikyaku.engine.command.Command;
-import io.hikyaku.engine.command.Result;
+import io.hikyaku.engine.command.Applied;
 import io.hikyaku.engine.store.MemoryStore;
 import java.nio.file.Path;
 import java.util.List;
@@ -58,14 +58,14 @@ class ShardJournalReplayTest {
             journal.loaded(engine.appliedAt(), engine);
         }
 
-        Result apply(Command c) {
-            Result r = engine.apply(c);
+        <R> Applied<R> apply(Command<R> c) {
+            Applied<R> r = engine.apply(c);
             journal.applied(c);
             return r;
         }
 
         void create(String account, String name) {
-            Result r = apply(new Command.CreateQueue(new CreateQueue(account, null, name,
+            Applied<?> r = apply(new Command.CreateQueue(new CreateQueue(account, null, name,
                     AttributeUpdate.of(Map.of()), null, ++now)));
             assertThat(r.refused()).isFalse();
         }
@@ -79,7 +79,7 @@ class ShardJournalReplayTest {
 
         void receiveAndDeleteOne(QueueRef q) {
             List<ReceivedMessage> got = apply(new Command.ReceiveMessage(q,
-                    new ReceiveMessages(3, 30, null, 7 + ids, ++now))).as();
+                    new ReceiveMessages(3, 30, null, 7 + ids, ++now))).value();
             apply(new Command.DeleteMessage(q, got.get(0).receiptHandle(), ++now));
         }
 

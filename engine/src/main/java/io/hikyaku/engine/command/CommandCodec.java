@@ -60,7 +60,7 @@ public final class CommandCodec {
     private CommandCodec() {
     }
 
-    public static byte[] encode(Command command) {
+    public static byte[] encode(Command<?> command) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
         try {
             Writer w = new Writer(new DataOutputStream(bytes));
@@ -73,7 +73,7 @@ public final class CommandCodec {
         return bytes.toByteArray();
     }
 
-    public static Command decode(byte[] record) {
+    public static Command<?> decode(byte[] record) {
         ByteBuffer in = ByteBuffer.wrap(record);
         try {
             int version = in.get() & 0xFF;
@@ -98,7 +98,7 @@ public final class CommandCodec {
             this.out = out;
         }
 
-        void command(Command command) throws IOException {
+        void command(Command<?> command) throws IOException {
             if (command instanceof Command.SendMessage c) {
                 tag(T_SEND);
                 queue(c.queue());
@@ -319,7 +319,7 @@ public final class CommandCodec {
             this.in = in;
         }
 
-        Command command() {
+        Command<?> command() {
             int tag = in.get() & 0xFF;
             switch (tag) {
                 case T_SEND:

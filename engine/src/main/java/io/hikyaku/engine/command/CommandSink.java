@@ -15,7 +15,7 @@ public interface CommandSink {
         }
 
         @Override
-        public void applied(Command command) {
+        public void applied(Command<?> command) {
         }
     };
 
@@ -26,7 +26,7 @@ public interface CommandSink {
     void loaded(long loadedAt, QueueEngine engine);
 
     /** {@code command} was applied (refused or not: a refusal may still have run due timers). */
-    void applied(Command command);
+    void applied(Command<?> command);
 
     /** No command follows; {@code engine} holds the final state (e.g. to record its digest). */
     default void stopped(QueueEngine engine) {
