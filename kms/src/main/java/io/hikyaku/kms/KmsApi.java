@@ -117,7 +117,7 @@ public final class KmsApi {
         String op = operation(raw);
         String action = "kms:" + ("ReEncrypt".equals(op) ? "ReEncryptFrom" : op == null ? "" : op);
         if (op == null || KmsRequests.ON_NO_KEY.contains(op)) {
-            return new String[] {action, "*", null};
+            return new String[] {action, "*", null, null};
         }
         try {
             ObjectNode in = body(raw);
@@ -128,12 +128,12 @@ public final class KmsApi {
             } else if (in.hasNonNull("CiphertextBlob")) {
                 k = crypto.keyOf(CiphertextBlob.parse(Base64.getDecoder().decode(in.get("CiphertextBlob").asText())));
             } else {
-                return new String[] {action, "*", null};
+                return new String[] {action, "*", null, null};
             }
             String policy = crypto.keys.read(s -> s.key(k.keyId()).policy);
             return new String[] {action, k.arn(), k.account(), policy};
         } catch (KmsException | IllegalArgumentException unresolved) {
-            return new String[] {action, "*", null};
+            return new String[] {action, "*", null, null};
         }
     }
 

@@ -20,6 +20,16 @@ final class KmsRoute {
 
     static HttpResponseData serve(KmsApi api, RequestAuthentication authentication, RequestContext caller,
                                   HttpRequestData raw, String account) {
+        try {
+            return authorizedAndServed(api, authentication, caller, raw, account);
+        } catch (RuntimeException e) { // a bug answers 500, never a dropped connection
+            org.slf4j.LoggerFactory.getLogger(KmsRoute.class).error("KMS request failed", e);
+            return KmsRequests.error(new KmsException("KMSInternalException", 500, "An internal error occurred"));
+        }
+    }
+
+    private static HttpResponseData authorizedAndServed(KmsApi api, RequestAuthentication authentication, RequestContext caller,
+                                                        HttpRequestData raw, String account) {
         if (api == null) {
             return KmsRequests.error(new KmsException("KMSInternalException", 503, "KMS is not running"));
         }
