@@ -256,8 +256,9 @@ public final class HikyakuServer implements AutoCloseable {
             server.startPush();
             server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
                     config.region());
-            server.kms = io.hikyaku.kms.KmsService.start(config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
-                    io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment(), config.region(), config.clock());
+            boolean keysInMemory = config.storage() == StorageMode.MEMORY; // memory: an ephemeral master key, no env read
+            server.kms = io.hikyaku.kms.KmsService.start(keysInMemory ? null : config.dataDir(),
+                    keysInMemory ? null : io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment(), config.region(), config.clock());
             server.bind(codec);
             service.startTimers(); // a stored backlog's page-ins and counting wait until the port is open
             if (server.cloudWatch != null) {
