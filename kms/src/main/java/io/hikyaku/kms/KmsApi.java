@@ -33,6 +33,8 @@ public final class KmsApi {
     private static final Set<String> KEY_USAGES = Set.of("SIGN_VERIFY", "ENCRYPT_DECRYPT", "GENERATE_VERIFY_MAC", "KEY_AGREEMENT");
     static final int MAX_LIST = 1000;
     static final int MAX_TAGS = 50;
+    /** AWS's quota is 100,000 keys per account and Region; every key lives in memory here. */
+    static final int MAX_KEYS_PER_ACCOUNT = 100_000;
 
     private final KeyCrypto crypto;
 
@@ -213,8 +215,13 @@ public final class KmsApi {
         String keyId = java.util.UUID.nameUUIDFromBytes(crypto.random.apply(16)).toString();
         String material = crypto.newWrappedMaterial();
         long now = crypto.clock.millis();
-        crypto.keys.write(s -> new KmsCommand("CreateKey", account, keyId, null, now, material, description, policy,
-                "CUSTOMER", 0, tags, null));
+        crypto.keys.write(s -> {
+            if (s.keysOf(account).size() >= MAX_KEYS_PER_ACCOUNT) {
+                throw new KmsException("LimitExceededException", "The request was rejected because a quota was exceeded. "
+                        + "This server keeps at most " + MAX_KEYS_PER_ACCOUNT + " keys per account.");
+            }
+            return new KmsCommand("CreateKey", account, keyId, null, now, material, description, policy, "CUSTOMER", 0, tags, null);
+        });
         ObjectNode out = JSON.createObjectNode();
         out.set("KeyMetadata", crypto.keys.read(s -> metadata(s, s.key(keyId))));
         return out;
@@ -333,6 +340,9 @@ public final class KmsApi {
         long now = crypto.clock.millis();
         crypto.keys.write(s -> {
             KmsState.Alias old = s.alias(account, alias);
+            if (create && old == null && s.aliasesOf(account).size() >= MAX_KEYS_PER_ACCOUNT) {
+                throw new KmsException("LimitExceededException", "The request was rejected because a quota was exceeded.");
+            }
             if (create && old != null) {
                 throw new KmsException("AlreadyExistsException", "An alias with the name " + s.aliasArn(account, alias) + " already exists");
             }

@@ -13,7 +13,10 @@ import java.util.Map;
  *                  DisableKeyRotation, RotateKeyOnDemand, DeleteDueKeys
  * @param time      epoch millis of the request (for ScheduleKeyDeletion: the deletion date)
  * @param material  key material wrapped by the master key, base64 (CreateKey, RotateKeyOnDemand)
- * @param text      description (CreateKey), policy (CreateKey, PutKeyPolicy), or the key manager (CreateKey)
+ * @param text      the description (CreateKey)
+ * @param policy    the key policy (CreateKey, PutKeyPolicy)
+ * @param manager   CUSTOMER or AWS (CreateKey)
+ * @param days      the deletion window (ScheduleKeyDeletion)
  */
 public record KmsCommand(String op, String account, String keyId, String alias, long time, String material,
                          String text, String policy, String manager, int days, Map<String, String> tags,

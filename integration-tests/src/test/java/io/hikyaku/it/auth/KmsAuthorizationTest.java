@@ -42,4 +42,33 @@ class KmsAuthorizationTest extends AuthTestBase {
             assertThat(root.decrypt(b -> b.ciphertextBlob(blob)).plaintext().asUtf8String()).isEqualTo("secret");
         }
     }
+
+    @Test
+    void theKeyPolicyGrantsAnotherAccountUnderItsConditionsAndItsDenyBindsTheOwner() {
+        try (KmsClient root = kms(ROOT_A, ROOT_A_SECRET); KmsClient other = kms(ROOT_B, ROOT_B_SECRET)) {
+            String arn = root.createKey(b -> b.description("shared")).keyMetadata().arn();
+            String policy = """
+                    {"Version":"2012-10-17","Statement":[
+                     {"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::%s:root"},"Action":"kms:*","Resource":"*"},
+                     {"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::%s:root"},"Action":"kms:Encrypt","Resource":"*",
+                      "Condition":{"StringEquals":{"kms:EncryptionContext:tenant":"b"}}},
+                     {"Effect":"Deny","Principal":{"AWS":"*"},"Action":"kms:ScheduleKeyDeletion","Resource":"*"}]}
+                    """.formatted(A, B);
+            root.putKeyPolicy(b -> b.keyId(arn).policyName("default").policy(policy));
+            SdkBytes blob = other.encrypt(b -> b.keyId(arn).plaintext(SdkBytes.fromUtf8String("from b"))
+                    .encryptionContext(java.util.Map.of("tenant", "b"))).ciphertextBlob();
+            assertThat(root.decrypt(b -> b.ciphertextBlob(blob).encryptionContext(java.util.Map.of("tenant", "b")))
+                    .plaintext().asUtf8String()).isEqualTo("from b");
+            assertThatThrownBy(() -> other.encrypt(b -> b.keyId(arn).plaintext(SdkBytes.fromUtf8String("x"))
+                    .encryptionContext(java.util.Map.of("tenant", "c"))))
+                    .isInstanceOfSatisfying(KmsException.class, e ->
+                            assertThat(e.awsErrorDetails().errorCode()).isEqualTo("AccessDeniedException"));
+            assertThatThrownBy(() -> other.decrypt(b -> b.ciphertextBlob(blob).encryptionContext(java.util.Map.of("tenant", "b"))))
+                    .isInstanceOfSatisfying(KmsException.class, e ->
+                            assertThat(e.awsErrorDetails().errorCode()).isEqualTo("AccessDeniedException"));
+            assertThatThrownBy(() -> root.scheduleKeyDeletion(b -> b.keyId(arn)))
+                    .isInstanceOfSatisfying(KmsException.class, e ->
+                            assertThat(e.awsErrorDetails().errorCode()).isEqualTo("AccessDeniedException"));
+        }
+    }
 }
