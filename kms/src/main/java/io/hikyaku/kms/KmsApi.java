@@ -439,7 +439,12 @@ public final class KmsApi {
         policyName(in);
         String policy = checkPolicy(required(in, "Policy"));
         long now = crypto.clock.millis();
-        crypto.keys.write(s -> new KmsCommand("PutKeyPolicy", account, k.keyId(), null, now, null, null, policy, null, 0, null, null));
+        crypto.keys.write(s -> {
+            if ("AWS".equals(s.key(k.keyId()).manager)) {
+                throw new KmsException("NotAuthorizedException", "The operation is not allowed on an AWS managed key.");
+            }
+            return new KmsCommand("PutKeyPolicy", account, k.keyId(), null, now, null, null, policy, null, 0, null, null);
+        });
         return JSON.createObjectNode();
     }
 
