@@ -107,6 +107,7 @@ public final class HikyakuServer implements AutoCloseable {
     private final long startedNanos = System.nanoTime();
     private volatile PushService push;
     private volatile SnsService sns;
+    private volatile io.hikyaku.kms.KmsService kms;
     /** The authenticate/authorize step of every request; null when started around a custom service. */
     private volatile RequestAuthentication authentication;
     /** {@link System#nanoTime()} when {@code start} was called: the start summary's own duration. */
@@ -255,6 +256,9 @@ public final class HikyakuServer implements AutoCloseable {
             server.startPush();
             server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
                     config.region());
+            boolean keysInMemory = config.storage() == StorageMode.MEMORY; // memory: an ephemeral master key, no env read
+            server.kms = io.hikyaku.kms.KmsService.start(keysInMemory ? null : config.dataDir(),
+                    keysInMemory ? null : io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment(), config.region(), config.clock());
             server.bind(codec);
             service.startTimers(); // a stored backlog's page-ins and counting wait until the port is open
             if (server.cloudWatch != null) {
@@ -310,7 +314,8 @@ public final class HikyakuServer implements AutoCloseable {
                 .crossOrigin(security != null && security.auth() == io.hikyaku.identity.AuthMode.NONE
                         ? CrossOriginGuard.forAuthNone(security.allowedHosts(), config.host(), config.advertisedUrl()) : CrossOriginGuard.ORIGIN_ONLY)
                 .lambda(() -> push == null ? null : push.api())
-                .sns(() -> sns == null ? null : sns.api());
+                .sns(() -> sns == null ? null : sns.api())
+                .kms(() -> kms == null ? null : kms.api());
         SslContext tls = security != null && security.tls() ? Tls.serverContext(security.tlsCert(), security.tlsKey()) : null;
         boolean tlsOnMainPort = tls != null && security.tlsPort() == null;
         listener = listen(dispatcher, tlsOnMainPort ? tls : null, config.port());
@@ -512,6 +517,9 @@ public final class HikyakuServer implements AutoCloseable {
             }
             if (sns != null) {
                 sns.close(); // no publish after this; its in-process sends finish with their callers
+            }
+            if (kms != null) {
+                kms.close();
             }
             if (push != null) {
                 push.close(); // pollers use the service: they stop (and their calls finish) before it stops;

@@ -144,6 +144,20 @@ public final class RequestAuthentication {
     }
 
     /**
+     * KMS calls: {@code kms:<Op>} on the key's ARN (or {@code *}), IAM and the key policy together
+     * ({@link RequestAuthorization#kmsDenial}).
+     *
+     * @param target {iamAction, resource, keyAccount, keyPolicy} as {@code KmsApi.authorizationTarget} gives it
+     * @return null when allowed (or auth none), else IAM's denial text
+     */
+    public String kmsDenial(RequestContext context, String[] target, java.util.Map<String, java.util.List<String>> kmsKeys) {
+        if (!enforce) {
+            return null;
+        }
+        return authorization.kmsDenial(context, target[0], target[1], target[2], target[3], kmsKeys);
+    }
+
+    /**
      * SNS calls: the caller's identity policies for {@code sns:<Action>} on the topic. Topic policies
      * are not evaluated yet, so a topic of another account is refused whatever its policy says (fail
      * closed: a grant is not honoured rather than a stranger let in).

@@ -168,6 +168,43 @@ public final class RequestAuthorization {
     }
 
     /**
+     * A KMS call: the caller's identity policies and the key's policy (as the resource policy) evaluated
+     * together by the shared evaluator, with the KMS condition keys. A Deny in either denies; another account's
+     * key needs both its key policy and the caller's IAM to allow. A key policy that does not parse allows nothing.
+     *
+     * @param keyPolicy the key's policy, or null for calls on no key ({@code *}: IAM alone)
+     */
+    public String kmsDenial(io.hikyaku.identity.RequestContext caller, String iamAction, String resource, String keyAccount,
+                            String keyPolicy, Map<String, List<String>> kmsKeys) {
+        Principal who = caller.principal();
+        if (keyPolicy == null) {
+            return denial(caller, iamAction, resource);
+        }
+        Map<String, List<String>> keys = new java.util.HashMap<>(ConditionContext.globalKeys(caller));
+        keys.putAll(kmsKeys);
+        RequestContext c = context(who, iamAction, resource, keyAccount, keys);
+        Policy key = parse(keyPolicy, PolicyKind.RESOURCE);
+        if (key == null) {
+            key = parse("{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Deny\",\"Principal\":\"*\",\"Action\":\"*\",\"Resource\":\"*\"}]}",
+                    PolicyKind.RESOURCE);
+        }
+        Decision d = PolicyEvaluator.evaluate(c, identityPolicies(who), key, sessionPolicy(who));
+        if (d.allowed()) {
+            return null;
+        }
+        String head = "User: " + (who.isAnonymous() ? "anonymous" : who.arn()) + " is not authorized to perform: " + iamAction
+                + " on resource: " + resource;
+        return switch (d.reason()) {
+            case EXPLICIT_DENY_IN_IDENTITY_POLICY -> head + " with an explicit deny in an identity-based policy";
+            case EXPLICIT_DENY_IN_SESSION_POLICY -> head + " with an explicit deny in a session policy";
+            case NO_SESSION_POLICY_ALLOWS -> head + " because no session policy allows the " + iamAction + " action";
+            default -> who.accountId() != null && !who.accountId().equals(keyAccount)
+                    ? head + " because no resource-based policy allows the " + iamAction + " action"
+                    : head + " because no identity-based policy allows the " + iamAction + " action";
+        };
+    }
+
+    /**
      * Whether the caller may perform an SQS action on a queue it does not call directly (a Lambda
      * event source mapping's queue, which push delivery then reads for it).
      */

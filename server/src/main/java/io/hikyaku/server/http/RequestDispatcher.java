@@ -69,6 +69,8 @@ public final class RequestDispatcher {
     private io.hikyaku.server.auth.AuthorizationPool authorizations;
     /** SNS topics on the same endpoint; supplies null while there is none. */
     private Supplier<io.hikyaku.sns.SnsApi> sns = () -> null;
+    /** The key service on the same endpoint; supplies null while there is none. */
+    private Supplier<io.hikyaku.kms.KmsApi> kms = () -> null;
 
     public RequestDispatcher(ProtocolCodec codec, SqsService service, CallContextFactory contexts, BooleanSupplier serving) {
         this(codec, service, contexts, serving, () -> null, null);
@@ -115,6 +117,12 @@ public final class RequestDispatcher {
     /** Refuses browser requests as {@code guard} says (default: cross-origin ones). Call before serving. */
     public RequestDispatcher crossOrigin(CrossOriginGuard guard) {
         this.crossOrigin = guard;
+        return this;
+    }
+
+    /** Serves KMS requests (signed for kms, or a TrentService target) through {@code kms}. Call before serving. */
+    public RequestDispatcher kms(Supplier<io.hikyaku.kms.KmsApi> kms) {
+        this.kms = kms;
         return this;
     }
 
@@ -219,6 +227,13 @@ public final class RequestDispatcher {
             return new InFlight(api.handle(raw, caller != null && caller.principal().accountId() != null
                     ? caller.principal().accountId() : contexts.create(raw, requestId).accountId())
                     .thenApply(r -> observed(lambdaExchange, r, r.headers().get("x-amzn-ErrorType"), null, true)), null);
+        }
+        if (route == ServiceRoute.KMS) { // authorized (kms:<Op> on the key) when auth is on; acts in the caller's account
+            Exchange kmsExchange = exchange(start, requestId, null, null, caller, raw, peer);
+            HttpResponseData answer = KmsRoute.serve(kms.get(), authentication, caller, raw,
+                    caller != null && caller.principal().accountId() != null ? caller.principal().accountId()
+                            : contexts.create(raw, requestId).accountId());
+            return done(observed(kmsExchange, answer, answer.headers().get("x-amzn-ErrorType"), null, false));
         }
         if (route == ServiceRoute.SNS) { // SNS: authorized (sns:*) when auth is on; acts in the caller's account
             HttpResponseData refused = caller == null ? null : authentication.authorizeSns(caller, raw);

@@ -1,6 +1,7 @@
 package io.hikyaku.server.http;
 
 import io.hikyaku.protocol.HttpRequestData;
+import io.hikyaku.kms.KmsRequests;
 import io.hikyaku.push.LambdaApi;
 import io.hikyaku.sns.SnsRequests;
 import java.util.function.Predicate;
@@ -11,11 +12,12 @@ import java.util.function.Predicate;
  * service, and a request whose shape that service does not serve is refused, so a signature scoped
  * to {@code lambda} or {@code monitoring} never acts on SQS (nor the other way round). An unsigned
  * request, or any request with auth none, is routed by its shape: the Lambda paths, then what the
- * CloudWatch API accepts (its target or Version), then SNS (its scope, or Version=2010-03-31), then SQS.
+ * CloudWatch API accepts (its target or Version), then KMS (its scope, or a TrentService target), then SNS (its scope, or Version=2010-03-31), then SQS.
  */
 enum ServiceRoute {
     LAMBDA("lambda"),
     CLOUDWATCH("monitoring"),
+    KMS("kms"),
     SNS("sns"),
     SQS("sqs");
 
@@ -33,6 +35,9 @@ enum ServiceRoute {
         }
         if (cloudWatchAccepts != null && cloudWatchAccepts.test(raw)) {
             return CLOUDWATCH;
+        }
+        if (KmsRequests.accepts(raw)) {
+            return KMS;
         }
         if (SnsRequests.accepts(raw)) {
             return SNS;

@@ -1,0 +1,42 @@
+package io.hikyaku.kms;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+/** One key as the state holds it: metadata and every version of its wrapped material (old ones still decrypt). */
+final class KmsKey {
+
+    static final String ENABLED = "Enabled";
+    static final String DISABLED = "Disabled";
+    static final String PENDING_DELETION = "PendingDeletion";
+
+    final String account;
+    final String keyId;
+    final String arn;
+    final long created;
+    final String description;
+    final String manager;
+    String state = ENABLED;
+    String policy;
+    long deletionDate;
+    int pendingWindowDays;
+    boolean rotation;
+    /** Wrapped material, base64, by version (index 0 is version 1). */
+    final List<String> materials = new ArrayList<>();
+    final TreeMap<String, String> tags = new TreeMap<>();
+
+    KmsKey(String account, String keyId, String arn, long created, String description, String manager, String policy) {
+        this.account = account;
+        this.keyId = keyId;
+        this.arn = arn;
+        this.created = created;
+        this.description = description;
+        this.manager = manager;
+        this.policy = policy;
+    }
+
+    int currentVersion() {
+        return materials.size();
+    }
+}

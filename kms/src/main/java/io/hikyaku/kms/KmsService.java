@@ -1,0 +1,79 @@
+package io.hikyaku.kms;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.function.IntFunction;
+
+/**
+ * KMS as the server runs it: the master key, the durable key state (command log under {@code <data>/kms/}, or
+ * memory), the API and the data-key door for SSE.
+ */
+public final class KmsService implements AutoCloseable {
+
+    private final KmsKeys keys;
+    private final KmsApi api;
+    private final DataKeys dataKeys;
+
+    private KmsService(KmsKeys keys, KeyCrypto crypto) {
+        this.keys = keys;
+        this.api = new KmsApi(crypto);
+        this.dataKeys = new DataKeys(crypto);
+    }
+
+    /**
+     * @param dataDir       the server's data dir, or null for {@code --storage memory} (an ephemeral master key)
+     * @param masterKeyFile the operator's master key file, or null for {@code <dataDir>/kms/master.key}
+     */
+    public static KmsService start(Path dataDir, Path masterKeyFile, String region, Clock clock) {
+        SecureRandom random = new SecureRandom();
+        IntFunction<byte[]> bytes = n -> {
+            byte[] b = new byte[n];
+            random.nextBytes(b);
+            return b;
+        };
+        try {
+            MasterKey master = dataDir == null && masterKeyFile == null ? MasterKey.ephemeral(random)
+                    : MasterKey.open(dataDir, masterKeyFile, random);
+            KmsKeys keys = KmsKeys.open(dataDir == null ? KmsJournal.memory() : new FileKmsJournal(dataDir), region);
+            keys.read(s -> {
+                s.checkMaterials(master); // the wrong master key fails the start, not the first Decrypt
+                return null;
+            });
+            return new KmsService(keys, new KeyCrypto(keys, master, clock, bytes));
+        } catch (IOException e) {
+            throw new UncheckedIOException("KMS keys could not be loaded from " + dataDir, e);
+        } catch (KmsException e) {
+            throw new IllegalStateException(e.getMessage());
+        }
+    }
+
+    /** The master key file to use: {@code HIKYAKU_MASTER_KEY_FILE} when set, else null (the data dir's). */
+    public static Path masterKeyFileFromEnvironment() {
+        String env = System.getenv(MasterKey.ENV);
+        return env == null || env.isBlank() ? null : Path.of(env);
+    }
+
+    public KmsApi api() {
+        return api;
+    }
+
+    public DataKeys dataKeys() {
+        return dataKeys;
+    }
+
+    public String digest() {
+        return keys.digest();
+    }
+
+    @Override
+    public void close() {
+        try {
+            keys.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
