@@ -107,6 +107,7 @@ public final class HikyakuServer implements AutoCloseable {
     private final long startedNanos = System.nanoTime();
     private volatile PushService push;
     private volatile SnsService sns;
+    private volatile io.hikyaku.scheduler.SchedulerService scheduler;
     /** The authenticate/authorize step of every request; null when started around a custom service. */
     private volatile RequestAuthentication authentication;
     /** {@link System#nanoTime()} when {@code start} was called: the start summary's own duration. */
@@ -255,6 +256,8 @@ public final class HikyakuServer implements AutoCloseable {
             server.startPush();
             server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
                     config.region());
+            server.scheduler = io.hikyaku.scheduler.SchedulerService.start(server.service,
+                    config.storage() == StorageMode.MEMORY ? null : config.dataDir(), config.region(), config.clock());
             server.bind(codec);
             service.startTimers(); // a stored backlog's page-ins and counting wait until the port is open
             if (server.cloudWatch != null) {
@@ -310,7 +313,8 @@ public final class HikyakuServer implements AutoCloseable {
                 .crossOrigin(security != null && security.auth() == io.hikyaku.identity.AuthMode.NONE
                         ? CrossOriginGuard.forAuthNone(security.allowedHosts(), config.host(), config.advertisedUrl()) : CrossOriginGuard.ORIGIN_ONLY)
                 .lambda(() -> push == null ? null : push.api())
-                .sns(() -> sns == null ? null : sns.api());
+                .sns(() -> sns == null ? null : sns.api())
+                .scheduler(() -> scheduler == null ? null : scheduler.api());
         SslContext tls = security != null && security.tls() ? Tls.serverContext(security.tlsCert(), security.tlsKey()) : null;
         boolean tlsOnMainPort = tls != null && security.tlsPort() == null;
         listener = listen(dispatcher, tlsOnMainPort ? tls : null, config.port());
@@ -509,6 +513,9 @@ public final class HikyakuServer implements AutoCloseable {
                 LOG.info("Stopping: {} request(s) in flight, {} parked long poll(s) answered empty", inFlight, answered);
             } catch (RuntimeException e) {
                 LOG.warn("Answering the parked long polls failed; they end when the service closes", e);
+            }
+            if (scheduler != null) {
+                scheduler.close(); // no fire after this
             }
             if (sns != null) {
                 sns.close(); // no publish after this; its in-process sends finish with their callers
