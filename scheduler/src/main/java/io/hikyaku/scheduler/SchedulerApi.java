@@ -56,8 +56,25 @@ public final class SchedulerApi {
                 body.toString().getBytes(StandardCharsets.UTF_8));
     }
 
+    /** The name in {@code /schedules/<name>} or {@code /schedule-groups/<name>}, or the ARN of {@code /tags/<arn>}. */
+    static String lastSegment(String path) {
+        if (path.startsWith("/tags/")) {
+            return URLDecoder.decode(path.substring(6), StandardCharsets.UTF_8);
+        }
+        String[] p = path.split("/", -1);
+        return p.length == 3 ? URLDecoder.decode(p[2], StandardCharsets.UTF_8) : null;
+    }
+
     /** The operation a method and path name, or null (then the request is refused). */
     public static String operation(String method, String path) {
+        if (path.startsWith("/tags/") && path.length() > 6) { // the ARN has slashes, encoded or not
+            return switch (method) {
+                case "POST" -> "TagResource";
+                case "GET" -> "ListTagsForResource";
+                case "DELETE" -> "UntagResource";
+                default -> null;
+            };
+        }
         String[] p = path.split("/", -1);
         if (p.length == 2 && p[1].equals("schedules")) {
             return method.equals("GET") ? "ListSchedules" : null;
@@ -84,14 +101,6 @@ public final class SchedulerApi {
                         default -> null;
                     };
                 }
-                case "tags" -> {
-                    return switch (method) {
-                        case "POST" -> "TagResource";
-                        case "GET" -> "ListTagsForResource";
-                        case "DELETE" -> "UntagResource";
-                        default -> null;
-                    };
-                }
                 default -> {
                     return null;
                 }
@@ -105,8 +114,7 @@ public final class SchedulerApi {
         if (op == null) {
             throw new SchedulerException("UnknownOperationException", 404, "Unknown operation " + r.method() + " " + r.path());
         }
-        String[] p = r.path().split("/", -1);
-        String last = p.length == 3 ? URLDecoder.decode(p[2], StandardCharsets.UTF_8) : null;
+        String last = lastSegment(r.path());
         Map<String, List<String>> q = query(r.rawQuery());
         JsonNode body = r.body() == null || r.body().length == 0 ? JSON.createObjectNode() : JSON.readTree(r.body());
         if (body == null || !body.isObject()) {

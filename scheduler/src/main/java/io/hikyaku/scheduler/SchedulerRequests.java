@@ -36,8 +36,7 @@ public final class SchedulerRequests {
         if (op == null) {
             return new String[] {null, null};
         }
-        String[] p = raw.path().split("/", -1);
-        String last = p.length == 3 ? URLDecoder.decode(p[2], StandardCharsets.UTF_8) : null;
+        String last = SchedulerApi.lastSegment(raw.path());
         String resource;
         if (op.startsWith("List") && !op.equals("ListTagsForResource")) {
             resource = "*";
