@@ -108,6 +108,7 @@ public final class HikyakuServer implements AutoCloseable {
     private volatile PushService push;
     private volatile SnsService sns;
     private volatile io.hikyaku.kms.KmsService kms;
+    private volatile io.hikyaku.scheduler.SchedulerService scheduler;
     /** The authenticate/authorize step of every request; null when started around a custom service. */
     private volatile RequestAuthentication authentication;
     /** {@link System#nanoTime()} when {@code start} was called: the start summary's own duration. */
@@ -259,6 +260,8 @@ public final class HikyakuServer implements AutoCloseable {
             boolean keysInMemory = config.storage() == StorageMode.MEMORY; // memory: an ephemeral master key, no env read
             server.kms = io.hikyaku.kms.KmsService.start(keysInMemory ? null : config.dataDir(),
                     keysInMemory ? null : io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment(), config.region(), config.clock());
+            server.scheduler = io.hikyaku.scheduler.SchedulerService.start(server.service,
+                    config.storage() == StorageMode.MEMORY ? null : config.dataDir(), config.region(), config.clock());
             server.bind(codec);
             service.startTimers(); // a stored backlog's page-ins and counting wait until the port is open
             if (server.cloudWatch != null) {
@@ -315,7 +318,8 @@ public final class HikyakuServer implements AutoCloseable {
                         ? CrossOriginGuard.forAuthNone(security.allowedHosts(), config.host(), config.advertisedUrl()) : CrossOriginGuard.ORIGIN_ONLY)
                 .lambda(() -> push == null ? null : push.api())
                 .sns(() -> sns == null ? null : sns.api())
-                .kms(() -> kms == null ? null : kms.api());
+                .kms(() -> kms == null ? null : kms.api())
+                .scheduler(() -> scheduler == null ? null : scheduler.api());
         SslContext tls = security != null && security.tls() ? Tls.serverContext(security.tlsCert(), security.tlsKey()) : null;
         boolean tlsOnMainPort = tls != null && security.tlsPort() == null;
         listener = listen(dispatcher, tlsOnMainPort ? tls : null, config.port());
@@ -514,6 +518,9 @@ public final class HikyakuServer implements AutoCloseable {
                 LOG.info("Stopping: {} request(s) in flight, {} parked long poll(s) answered empty", inFlight, answered);
             } catch (RuntimeException e) {
                 LOG.warn("Answering the parked long polls failed; they end when the service closes", e);
+            }
+            if (scheduler != null) {
+                scheduler.close(); // no fire after this
             }
             if (sns != null) {
                 sns.close(); // no publish after this; its in-process sends finish with their callers

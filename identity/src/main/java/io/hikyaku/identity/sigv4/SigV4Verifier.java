@@ -32,8 +32,8 @@ public final class SigV4Verifier {
     /** Presigned validity bounds (X-Amz-Expires), as AWS: 1 second to 7 days. */
     public static final long MAX_EXPIRES_SECONDS = 604_800;
     /** The services this endpoint answers for; the scope decides which one a request is for. */
-    public static final Set<String> SERVICES = Set.of("sqs", "sts", "monitoring", "lambda", "sns", "kms"); // SQS, STS, the CloudWatch API, the Lambda mapping API, SNS, KMS
-    private static final String[] KNOWN_SERVICES = {"sqs", "sts", "monitoring", "lambda", "sns", "kms"};
+    public static final Set<String> SERVICES = Set.of("sqs", "sts", "monitoring", "lambda", "sns", "kms", "scheduler"); // SQS, STS, the CloudWatch API, the Lambda mapping API, SNS, KMS, EventBridge Scheduler
+    private static final String[] KNOWN_SERVICES = {"sqs", "sts", "monitoring", "lambda", "sns", "kms", "scheduler"};
 
     static final DateTimeFormatter BASIC = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
     private static final String BOTH = "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP header.";

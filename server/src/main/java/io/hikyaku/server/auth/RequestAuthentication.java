@@ -181,6 +181,38 @@ public final class RequestAuthentication {
     }
 
     /**
+     * Scheduler calls: {@code scheduler:<Operation>} on the schedule's or group's ARN; a request no operation
+     * describes, or naming another account's resource, is refused; a schedule's target queue must accept
+     * {@code sqs:SendMessage} from the caller (standing in for the execution role, whose trust is not checked yet).
+     */
+    public HttpResponseData authorizeScheduler(RequestContext context, HttpRequestData raw) {
+        if (!enforce) {
+            return null;
+        }
+        String account = context.principal().accountId();
+        String[] target = io.hikyaku.scheduler.SchedulerRequests.authorizationTarget(raw, region, account);
+        String who = context.principal().isAnonymous() ? "anonymous" : context.principal().arn();
+        if (target[0] == null) {
+            return io.hikyaku.scheduler.SchedulerRequests.accessDenied("User: " + who + " is not authorized to perform: "
+                    + raw.method() + " " + raw.path() + " because this server does not implement that Scheduler operation");
+        }
+        String denial = authorization.denial(context, target[0], target[1]);
+        if (denial == null && !target[1].equals("*")) {
+            String[] arn = target[1].split(":", -1);
+            if (arn.length < 6 || account == null || !account.equals(arn[4])) {
+                denial = "User: " + who + " is not authorized to perform: " + target[0] + " on resource: " + target[1]
+                        + " because the resource is not in the caller's account";
+            }
+        }
+        String queueArn = denial == null ? io.hikyaku.scheduler.SchedulerRequests.targetQueueArn(raw) : null;
+        io.hikyaku.engine.QueueRef queue = queueArn == null ? null : io.hikyaku.api.QueueAddress.parseArn(queueArn).orElse(null);
+        if (queue != null && !authorization.mayOnQueue(context, "sqs:SendMessage", queue.accountId(), queue.name())) {
+            denial = "User: " + who + " is not authorized to perform: sqs:SendMessage on resource: " + queueArn;
+        }
+        return denial == null ? null : io.hikyaku.scheduler.SchedulerRequests.accessDenied(denial);
+    }
+
+    /**
      * Authorizes a call of the Lambda event-source-mapping API through its operation table
      * ({@link LambdaOperations}): as its IAM action ({@code lambda:CreateEventSourceMapping},
      * {@code lambda:TagResource} ...) on {@code "*"} for create and list, on the mapping's ARN otherwise.

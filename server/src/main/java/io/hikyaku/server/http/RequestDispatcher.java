@@ -132,6 +132,15 @@ public final class RequestDispatcher {
         return this;
     }
 
+    /** EventBridge Scheduler on the same endpoint; supplies null while there is none. */
+    private Supplier<io.hikyaku.scheduler.SchedulerApi> scheduler = () -> null;
+
+    /** Serves Scheduler requests (signed for scheduler, or its paths) through {@code scheduler}. Call before serving. */
+    public RequestDispatcher scheduler(Supplier<io.hikyaku.scheduler.SchedulerApi> scheduler) {
+        this.scheduler = scheduler;
+        return this;
+    }
+
     /** Evaluates policies on {@code pool} instead of the event loop (null: inline, as tests of the bare pipeline do). Call before serving. */
     public RequestDispatcher authorizeOn(io.hikyaku.server.auth.AuthorizationPool pool) {
         this.authorizations = pool;
@@ -248,6 +257,16 @@ public final class RequestDispatcher {
             return new InFlight(api.handle(raw, caller != null && caller.principal().accountId() != null
                     ? caller.principal().accountId() : contexts.create(raw, requestId).accountId())
                     .thenApply(r -> observed(snsExchange, r, null, null, true)), null);
+        }
+        if (route == ServiceRoute.SCHEDULER) { // authorized (scheduler:*) when auth is on; acts in the caller's account
+            HttpResponseData refused = caller == null ? null : authentication.authorizeScheduler(caller, raw);
+            io.hikyaku.scheduler.SchedulerApi api = scheduler.get();
+            HttpResponseData answer = refused != null ? refused : api == null
+                    ? io.hikyaku.scheduler.SchedulerApi.error(new io.hikyaku.scheduler.SchedulerException("InternalServerException", 500, "The Scheduler is not running"))
+                    : api.handle(raw, caller != null && caller.principal().accountId() != null
+                            ? caller.principal().accountId() : contexts.create(raw, requestId).accountId());
+            return done(observed(exchange(start, requestId, null, null, caller, raw, peer), answer,
+                    answer.headers().get("x-amzn-ErrorType"), null, refused == null));
         }
         if (route == ServiceRoute.CLOUDWATCH) { // authenticated and authorized (cloudwatch:*) when auth is on
             io.hikyaku.cloudwatch.CloudWatchCaller cw = caller == null ? null : authentication.cloudWatchCaller(caller);

@@ -12,13 +12,15 @@ import java.util.function.Predicate;
  * service, and a request whose shape that service does not serve is refused, so a signature scoped
  * to {@code lambda} or {@code monitoring} never acts on SQS (nor the other way round). An unsigned
  * request, or any request with auth none, is routed by its shape: the Lambda paths, then what the
- * CloudWatch API accepts (its target or Version), then KMS (its scope, or a TrentService target), then SNS (its scope, or Version=2010-03-31), then SQS.
+ * CloudWatch API accepts (its target or Version), then KMS (its scope, or a TrentService target), then SNS (its scope, or Version=2010-03-31), then SQS;
+ * the Scheduler's paths come right after Lambda's.
  */
 enum ServiceRoute {
     LAMBDA("lambda"),
     CLOUDWATCH("monitoring"),
     KMS("kms"),
     SNS("sns"),
+    SCHEDULER("scheduler"),
     SQS("sqs");
 
     /** The service name a SigV4 credential scope carries for this API. */
@@ -32,6 +34,9 @@ enum ServiceRoute {
     static ServiceRoute byShape(HttpRequestData raw, Predicate<HttpRequestData> cloudWatchAccepts) {
         if (LambdaApi.handles(raw.path())) {
             return LAMBDA;
+        }
+        if (io.hikyaku.scheduler.SchedulerRequests.accepts(raw)) {
+            return SCHEDULER; // its own paths (/schedules, /schedule-groups, /tags/arn:aws:scheduler:...)
         }
         if (cloudWatchAccepts != null && cloudWatchAccepts.test(raw)) {
             return CLOUDWATCH;

@@ -1,0 +1,227 @@
+package io.hikyaku.scheduler;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.api.CallContext;
+import io.hikyaku.api.SqsService;
+import io.hikyaku.protocol.ApiRequest;
+import io.hikyaku.protocol.WireProtocol;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Fires due schedules: on each {@link #tick} (every 100 ms in the server, by hand in tests) every enabled schedule
+ * whose next fire time (plus its flexible-window offset) has come is sent to its queue through
+ * {@link SqsService#invoke} in-process, then a {@code Fired} command records it. A FIFO target gets
+ * {@code MessageDeduplicationId} = SHA-256(schedule ARN, scheduled time), so a crash between the send and the
+ * record cannot deliver twice within SQS's 5-minute window; a standard queue can get the fire twice after such a
+ * crash (at-least-once). Fires missed while the server was down: only the latest due one is sent.
+ * The time comes from the injected clock; the state machine never reads it.
+ */
+public final class ScheduleFirer {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String BASE_URL = "http://hikyaku.internal";
+    /** Catch-up after downtime walks at most this many missed fire times to find the latest. */
+    private static final int MAX_CATCH_UP = 100_000;
+
+    private final SchedulerStore store;
+    private final SqsService sqs;
+    private final String region;
+    private final Clock clock;
+    private final AtomicLong requestIds = new AtomicLong();
+    /** Failed attempts per (schedule ARN, scheduled time): memory only, so a restart retries afresh. */
+    private final Map<String, int[]> attempts = new HashMap<>();
+    final AtomicLong invocations = new AtomicLong();
+    final AtomicLong targetErrors = new AtomicLong();
+    final AtomicLong dropped = new AtomicLong();
+
+    public ScheduleFirer(SchedulerStore store, SqsService sqs, String region, Clock clock) {
+        this.store = store;
+        this.sqs = sqs;
+        this.region = region;
+        this.clock = clock;
+    }
+
+    /** A due fire: which schedule, the scheduled time, the target, whether the schedule completes with it. */
+    record Due(String arn, long scheduled, String targetJson, boolean completes, boolean deleteAfter) { }
+
+    /** Sends every fire due now; returns how many were sent. */
+    public synchronized int tick() {
+        long now = clock.millis();
+        List<Due> due;
+        try {
+            due = store.read(s -> s.all().stream().map(sc -> due(sc, now)).filter(java.util.Objects::nonNull).toList());
+        } catch (SchedulerException e) {
+            return 0;
+        }
+        int sent = 0;
+        for (Due d : due) {
+            String key = d.arn() + "@" + d.scheduled();
+            int[] failed = attempts.get(key);
+            if (failed != null && now < failed[1] * 1000L + backoffStart(key)) {
+                continue;
+            }
+            boolean ok = send(d, d.targetJson(), d.scheduled(), failed == null ? 1 : failed[0] + 1);
+            if (!ok) {
+                targetErrors.incrementAndGet();
+                JsonNode retry = read(d.targetJson()).path("RetryPolicy");
+                int max = retry.path("MaximumRetryAttempts").asInt(185);
+                long maxAge = retry.path("MaximumEventAgeInSeconds").asLong(86400) * 1000;
+                int[] a = attempts.computeIfAbsent(key, k -> new int[2]);
+                a[0]++;
+                a[1] = (int) Math.min(3600, 1L << Math.min(a[0], 12)); // exponential backoff in seconds
+                backoffStarts.put(key, now);
+                if (a[0] <= max && now - d.scheduled() < maxAge) {
+                    continue;
+                }
+                dropped.incrementAndGet();
+                deadLetter(d);
+            }
+            attempts.remove(key);
+            backoffStarts.remove(key);
+            try {
+                store.apply(new SchedulerCommand.Fired(d.arn().split(":")[4], d.arn(), d.scheduled(), d.completes() && d.deleteAfter()));
+                sent += ok ? 1 : 0;
+            } catch (SchedulerException e) {
+                return sent; // the store is fenced: nothing more is recorded until a restart
+            }
+        }
+        return sent;
+    }
+
+    private final Map<String, Long> backoffStarts = new HashMap<>();
+
+    private long backoffStart(String key) {
+        return backoffStarts.getOrDefault(key, 0L);
+    }
+
+    /** The fire of {@code sc} due at {@code now}, or null. */
+    static Due due(Schedule sc, long now) {
+        ScheduleDefinition d = sc.definition;
+        if (!d.state().equals("ENABLED")) {
+            return null;
+        }
+        ScheduleExpression e;
+        ZoneId zone;
+        try {
+            e = ScheduleExpression.parse(d.expression());
+            zone = ZoneId.of(d.timezone());
+        } catch (SchedulerException | java.time.DateTimeException invalid) {
+            return null; // validated at create: cannot happen
+        }
+        long from = e instanceof ScheduleExpression.At ? Long.MIN_VALUE : d.startDate() != null ? d.startDate() : sc.created;
+        long after = sc.lastFired >= 0 ? sc.lastFired : Long.MIN_VALUE + 1;
+        long t = e.nextAfter(after, from, zone);
+        if (t < 0 || (d.endDate() != null && t > d.endDate()) || t + offset(sc.arn, t, d.flexibleWindowMinutes()) > now) {
+            return null;
+        }
+        for (int i = 0; i < MAX_CATCH_UP; i++) { // missed while down: only the latest due fire is sent
+            long n = e.nextAfter(t, from, zone);
+            if (n < 0 || n > now || (d.endDate() != null && n > d.endDate())) {
+                break;
+            }
+            t = n;
+        }
+        long next = e.nextAfter(t, from, zone);
+        boolean completes = next < 0 || (d.endDate() != null && next > d.endDate());
+        return new Due(sc.arn, t, d.targetJson(), completes, d.actionAfterCompletion().equals("DELETE"));
+    }
+
+    /** The flexible window's offset: spread over the window from a hash of the ARN and the scheduled time. */
+    static long offset(String arn, long scheduled, int windowMinutes) {
+        if (windowMinutes <= 0) {
+            return 0;
+        }
+        byte[] h = sha256(arn + "@" + scheduled);
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (h[i] & 0xff);
+        }
+        return Math.floorMod(v, windowMinutes * 60_000L);
+    }
+
+    private boolean send(Due d, String targetJson, long scheduled, int attempt) {
+        JsonNode t = read(targetJson);
+        String arn = t.path("Arn").asText();
+        String body = t.path("Input").asText("");
+        body = body.replace("<aws.scheduler.schedule-arn>", d.arn())
+                .replace("<aws.scheduler.scheduled-time>", Instant.ofEpochMilli(scheduled).toString())
+                .replace("<aws.scheduler.execution-id>", executionId(d.arn(), scheduled))
+                .replace("<aws.scheduler.attempt-number>", Integer.toString(attempt));
+        if (body.isEmpty()) {
+            body = "{}";
+        }
+        return sendTo(arn, body, t.path("SqsParameters").path("MessageGroupId").asText(null), d.arn(), scheduled);
+    }
+
+    private boolean sendTo(String queueArn, String body, String groupId, String scheduleArn, long scheduled) {
+        String[] a = queueArn.split(":");
+        String account = a[4];
+        String name = a[5];
+        ObjectNode input = JSON.createObjectNode().put("QueueUrl", BASE_URL + "/" + account + "/" + name).put("MessageBody", body);
+        if (name.endsWith(".fifo")) {
+            input.put("MessageGroupId", groupId == null ? "default" : groupId);
+            input.put("MessageDeduplicationId", executionId(scheduleArn, scheduled));
+        }
+        CallContext context = new CallContext(account, region, BASE_URL, null, "scheduler-" + requestIds.incrementAndGet());
+        invocations.incrementAndGet();
+        try {
+            sqs.invoke(context, new ApiRequest("SendMessage", input, WireProtocol.JSON, true, "/")).get(10, TimeUnit.SECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private void deadLetter(Due d) {
+        JsonNode dlq = read(d.targetJson()).path("DeadLetterConfig").get("Arn");
+        if (dlq != null) {
+            ObjectNode note = JSON.createObjectNode().put("ScheduleArn", d.arn())
+                    .put("ScheduledTime", Instant.ofEpochMilli(d.scheduled()).toString())
+                    .put("ErrorMessage", "The target could not be invoked within the retry policy.");
+            sendTo(dlq.asText(), note.toString(), "scheduler", d.arn() + "#dlq", d.scheduled());
+        }
+    }
+
+    /** SHA-256 hex of (schedule ARN, scheduled time): the FIFO deduplication id and the execution id. */
+    static String executionId(String arn, long scheduled) {
+        return HexFormat.of().formatHex(sha256(arn + "@" + scheduled));
+    }
+
+    private static byte[] sha256(String s) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    private static JsonNode read(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("a stored target is JSON", e);
+        }
+    }
+
+    /** InvocationAttemptCount, TargetErrorCount, InvocationDroppedCount since start. */
+    public Map<String, Long> counters() {
+        return Map.of("InvocationAttemptCount", invocations.get(), "TargetErrorCount", targetErrors.get(),
+                "InvocationDroppedCount", dropped.get());
+    }
+}
