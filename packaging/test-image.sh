@@ -5,11 +5,11 @@
 # (exit 143 within a few seconds), starts a second container on the same volume and receives a message
 # sent before the stop, runs the HEALTHCHECK, checks the server runs as uid 10001 and the image size.
 # Everything it made (containers, volume, storage) is removed at the end.
-# Env: HIKYAKU_IMAGE_TEST_PORT (default 9861, loopback), HIKYAKU_IMAGE_MAX_MB (default 160).
+# Env: HIKYAKU_IMAGE_TEST_PORT (default 9861, loopback), HIKYAKU_IMAGE_MAX_MB (default 200).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PORT="${HIKYAKU_IMAGE_TEST_PORT:-9861}"
-MAX_MB="${HIKYAKU_IMAGE_MAX_MB:-160}"
+MAX_MB="${HIKYAKU_IMAGE_MAX_MB:-200}"
 log() { echo "test-image: $*" >&2; }
 fail() { log "FAILED: $*"; exit 1; }
 for tool in podman runc python3; do
@@ -50,10 +50,12 @@ SIZE_B="$("${PODMAN[@]}" image inspect hikyaku:latest --format '{{.Size}}')"
 SIZE_MB=$(( SIZE_B / 1000000 ))
 [[ "$SIZE_MB" -le "$MAX_MB" ]] || fail "image is $SIZE_MB MB, over $MAX_MB MB"
 INSPECT="$("${PODMAN[@]}" image inspect hikyaku:latest --format '{{.Config.User}} {{json .Config.Volumes}} {{json .Config.ExposedPorts}}')"
-[[ "$INSPECT" == 10001:10001*'"/data"'*'"9324/tcp"'* ]] || fail "image config: $INSPECT"
+[[ "$INSPECT" == 10001:10001*'"/data"'*'"9324'* ]] || fail "image config: $INSPECT"
 
 start() {  # start <container>: run on the volume, wait until /health/ready answers 200
-  "${PODMAN[@]}" run -d --name "$1" "${RUN_OPTS[@]}" -v "$VOLUME:/data" -p "127.0.0.1:$PORT:9324" hikyaku:latest >/dev/null
+  # (podman logs that it cannot reach systemd to time health checks: harmless, the test runs them itself)
+  "${PODMAN[@]}" run -d --name "$1" "${RUN_OPTS[@]}" -v "$VOLUME:/data" -p "127.0.0.1:$PORT:9324" hikyaku:latest 2>&1 >/dev/null \
+    | { grep -v 'unable to get systemd connection' >&2 || true; }
   for _ in $(seq 1 120); do
     if python3 - "$PORT" <<'EOF' 2>/dev/null; then return 0; fi
 import sys, urllib.request
@@ -94,7 +96,8 @@ EOF
 start "$NAME-1"
 client first
 HEALTH="$("${PODMAN[@]}" healthcheck run "$NAME-1" 2>&1)" || fail "healthcheck failed: $HEALTH"
-[[ "$HEALTH" == *healthy* ]] || fail "healthcheck answered '$HEALTH'"
+STATUS="$("${PODMAN[@]}" inspect -f '{{.State.Health.Status}}' "$NAME-1" 2>/dev/null || "${PODMAN[@]}" inspect -f '{{.State.Healthcheck.Status}}' "$NAME-1")"
+[[ "$STATUS" = healthy ]] || fail "health status after the check is '$STATUS' ($HEALTH)"
 UIDS="$("${PODMAN[@]}" top "$NAME-1" huser | tail -n +2 | sort -u | tr -d ' ')"
 [[ "$UIDS" = 10001 ]] || fail "processes run as '$UIDS', not 10001"
 PID1="$("${PODMAN[@]}" exec "$NAME-1" cat /proc/1/cmdline | tr '\0' ' ')"
