@@ -76,7 +76,8 @@ else
   log "root file system: mmdebstrap $SUITE ($ARCH) ..."
   # Docs, man pages and translations are never installed; the man1 directory must exist anyway
   # for update-alternatives. The customize hook adds the user, /data, and drops caches and logs.
-  mmdebstrap --quiet --variant=essential --architectures="$ARCH" \
+  # Debian's own python3 and tools (mmdebstrap runs python3 per package; a pyenv shim made that slow).
+  PATH=/usr/sbin:/usr/bin:/sbin:/bin mmdebstrap --quiet --variant=essential --architectures="$ARCH" \
     --include=libstdc++6,zlib1g,usr-is-merged \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
     --dpkgopt='path-include=/usr/share/doc/*/copyright' \
