@@ -65,7 +65,7 @@ trap cleanup EXIT
 rootfs_recipe() {
   cat <<EOF
 suite=$SUITE arch=$ARCH mirror=$MIRROR variant=essential include=libstdc++6,zlib1g,usr-is-merged
-user=hikyaku:10001 data=/data recipe=4
+user=hikyaku:10001 data=/data recipe=5
 EOF
 }
 ROOTFS_KEY="$(rootfs_recipe | sha256sum | cut -c1-16)"
@@ -75,7 +75,8 @@ if [[ -f "$ROOTFS" ]]; then
 else
   log "root file system: mmdebstrap $SUITE ($ARCH) ..."
   # Docs, man pages and translations are never installed; the man1 directory must exist anyway
-  # for update-alternatives. The customize hook adds the user, /data, and drops caches and logs.
+  # for update-alternatives. The customize hooks add the user and /data, drop caches, logs and iconv
+  # modules, and purge usrmerge with the full perl it pulls in (~50 MB; usr-is-merged stands in for it).
   # Debian's own python3 and tools (mmdebstrap runs python3 per package; a pyenv shim made that slow).
   PATH=/usr/sbin:/usr/bin:/sbin:/bin mmdebstrap --quiet --variant=essential --architectures="$ARCH" \
     --include=libstdc++6,zlib1g,usr-is-merged \
@@ -89,6 +90,7 @@ else
     --customize-hook='mkdir -p "$1/data" && chown 10001:10001 "$1/data" && chmod 0750 "$1/data"' \
     --customize-hook='rm -rf "$1"/var/cache/* "$1"/var/lib/apt/lists/* "$1"/var/log/* "$1"/usr/share/man/*' \
     --customize-hook='rm -rf "$1"/usr/lib/*-linux-gnu/gconv' \
+    --customize-hook='chroot "$1" dpkg --purge usrmerge libfile-find-rule-perl libnumber-compare-perl libtext-glob-perl perl perl-modules-5.36 libperl5.36 libgdbm-compat4 libgdbm6 >/dev/null' \
     "$SUITE" "$WORK/rootfs.tar" "$MIRROR"
   mv "$WORK/rootfs.tar" "$ROOTFS.tmp" && mv "$ROOTFS.tmp" "$ROOTFS"
 fi
