@@ -5,7 +5,7 @@
 #   2. a jlink'd Java runtime with only the modules the server needs;
 #   3. the server jar without RocksDB's native libraries (it carries five architectures), and this
 #      architecture's library beside it on java.library.path;
-#   4. buildah assembles both layers and commits in Docker format (only it carries HEALTHCHECK);
+#   4. buildah assembles both into one layer and commits in Docker format (only it carries HEALTHCHECK);
 #      skopeo writes a docker-archive tagged hikyaku:<version> and hikyaku:latest.
 # Usage: packaging/build-image.sh [--jar FILE] [--output FILE]   (default target/hikyaku-<version>.tar)
 # Needs root, mmdebstrap, buildah, skopeo, a JDK 17 (jdeps, jlink) and a reachable Debian mirror
