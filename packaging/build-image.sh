@@ -65,7 +65,7 @@ trap cleanup EXIT
 rootfs_recipe() {
   cat <<EOF
 suite=$SUITE arch=$ARCH mirror=$MIRROR variant=essential include=libstdc++6,zlib1g,usr-is-merged
-user=hikyaku:10001 data=/data recipe=5
+user=hikyaku:10001 data=/data:0700 recipe=5
 EOF
 }
 ROOTFS_KEY="$(rootfs_recipe | sha256sum | cut -c1-16)"
@@ -87,7 +87,7 @@ else
     --customize-hook='echo "hikyaku:x:10001:10001:Hikyaku:/data:/usr/sbin/nologin" >> "$1/etc/passwd"' \
     --customize-hook='echo "hikyaku:x:10001:" >> "$1/etc/group"' \
     --customize-hook='echo "hikyaku:!:20000::::::" >> "$1/etc/shadow"' \
-    --customize-hook='mkdir -p "$1/data" && chown 10001:10001 "$1/data" && chmod 0750 "$1/data"' \
+    --customize-hook='mkdir -p "$1/data" && chown 10001:10001 "$1/data" && chmod 0700 "$1/data"' \
     --customize-hook='rm -rf "$1"/var/cache/* "$1"/var/lib/apt/lists/* "$1"/var/log/* "$1"/usr/share/man/*' \
     --customize-hook='rm -rf "$1"/usr/lib/*-linux-gnu/gconv' \
     --customize-hook='chroot "$1" dpkg --purge usrmerge libfile-find-rule-perl libnumber-compare-perl libtext-glob-perl perl perl-modules-5.36 libperl5.36 libgdbm-compat4 libgdbm6 >/dev/null' \
