@@ -93,6 +93,8 @@ else
     --customize-hook='chroot "$1" dpkg --purge usrmerge libfile-find-rule-perl libnumber-compare-perl libtext-glob-perl perl perl-modules-5.36 libperl5.36 libgdbm-compat4 libgdbm6 >/dev/null' \
     "$SUITE" "$WORK/rootfs.tar" "$MIRROR"
   mv "$WORK/rootfs.tar" "$ROOTFS.tmp" && mv "$ROOTFS.tmp" "$ROOTFS"
+  # older recipes' root file systems are never used again
+  find "$CACHE" -maxdepth 1 -name 'rootfs-*.tar' ! -name "rootfs-$ROOTFS_KEY.tar" -delete
 fi
 
 # --- 2. the jlink'd runtime (cached) ---
@@ -117,6 +119,7 @@ else
   # The no-compressed-oops archive only serves heaps over 32 GB.
   rm -f "$JRE.tmp/lib/server/classes_nocoops.jsa"
   mv "$JRE.tmp" "$JRE"
+  find "$CACHE" -maxdepth 1 -name 'jre-*' ! -name "jre-$JRE_KEY" -exec rm -rf {} +
 fi
 
 # --- 3. the application directory ---
