@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The image's end-to-end test (run by ./test): builds the image (the cached root file system and runtime
+# make a rebuild cheap), loads the archive into a private podman storage, runs it with a named volume
+# and a loopback port, drives it with boto3 (create, send, receive, delete), stops it with SIGTERM
+# (exit 143 within a few seconds), starts a second container on the same volume and receives a message
+# sent before the stop, runs the HEALTHCHECK, checks the server runs as uid 10001 and the image size.
+# Everything it made (containers, volume, storage) is removed at the end.
+# Env: HIKYAKU_IMAGE_TEST_PORT (default 9861, loopback), HIKYAKU_IMAGE_MAX_MB (default 150).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PORT="${HIKYAKU_IMAGE_TEST_PORT:-9861}"
+MAX_MB="${HIKYAKU_IMAGE_MAX_MB:-150}"
+log() { echo "test-image: $*" >&2; }
+fail() { log "FAILED: $*"; exit 1; }
+for tool in podman runc python3; do
+  command -v "$tool" >/dev/null || fail "$tool is missing (.ci/run installs podman runc catatonit buildah umoci skopeo mmdebstrap)"
+done
+python3 -c 'import boto3' 2>/dev/null || fail "python3 boto3 is missing"
+
+T0=$(date +%s)
+D="$(mktemp -d "${TMPDIR:-/tmp}/hikyaku-image-test.XXXXXX")"
+PODMAN=(podman --root "$D/storage" --runroot "$D/run" --tmpdir "$D/libpod" --runtime runc
+        --cgroup-manager cgroupfs --events-backend file)
+# This machine's root lacks CAP_SYS_RESOURCE: podman's default rlimits cannot be set (docs/operations.md).
+NOFILE="$(ulimit -Hn)"; [[ "$NOFILE" = unlimited || "$NOFILE" -gt 65536 ]] && NOFILE=65536
+RUN_OPTS=(--ulimit "nofile=$NOFILE:$NOFILE" --ulimit nproc=32768:32768)
+NAME="hikyaku-image-test-$$"
+VOLUME="$NAME-data"
+cleanup() {
+  "${PODMAN[@]}" rm -f -t 0 "$NAME-1" "$NAME-2" >/dev/null 2>&1 || true
+  "${PODMAN[@]}" volume rm -f "$VOLUME" >/dev/null 2>&1 || true
+  "${PODMAN[@]}" rmi -a -f >/dev/null 2>&1 || true
+  "${PODMAN[@]}" system reset -f >/dev/null 2>&1 || true
+  umount -R "$D/storage" >/dev/null 2>&1 || true
+  rm -rf "$D"
+}
+trap cleanup EXIT
+
+VERSION="$(unzip -p "$ROOT/server/target/hikyaku.jar" io/hikyaku/server/version.properties 2>/dev/null | sed -n 's/^version=//p' || true)"
+ARCHIVE="$D/hikyaku.tar"
+B0=$(date +%s)
+"$ROOT/packaging/build-image.sh" --output "$ARCHIVE"
+BUILD_S=$(( $(date +%s) - B0 ))
+VERSION="${VERSION:-$(tar -xOf "$ARCHIVE" manifest.json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["RepoTags"][0].split(":")[1])')}"
+
+"${PODMAN[@]}" load -q -i "$ARCHIVE" >/dev/null
+TAGS="$("${PODMAN[@]}" images --format '{{.Repository}}:{{.Tag}}' | sort | tr '\n' ' ')"
+[[ "$TAGS" == *"hikyaku:$VERSION"* && "$TAGS" == *"hikyaku:latest"* ]] || fail "tags after load: $TAGS"
+SIZE_B="$("${PODMAN[@]}" image inspect hikyaku:latest --format '{{.Size}}')"
+SIZE_MB=$(( SIZE_B / 1000000 ))
+[[ "$SIZE_MB" -le "$MAX_MB" ]] || fail "image is $SIZE_MB MB, over $MAX_MB MB"
+INSPECT="$("${PODMAN[@]}" image inspect hikyaku:latest --format '{{.Config.User}} {{json .Config.Volumes}} {{json .Config.ExposedPorts}}')"
+[[ "$INSPECT" == 10001:10001*'"/data"'*'"9324'* ]] || fail "image config: $INSPECT"
+
+start() {  # start <container>: run on the volume, wait until /health/ready answers 200
+  # (podman logs that it cannot reach systemd to time health checks: harmless, the test runs them itself)
+  "${PODMAN[@]}" run -d --name "$1" "${RUN_OPTS[@]}" -v "$VOLUME:/data" -p "127.0.0.1:$PORT:9324" hikyaku:latest 2>&1 >/dev/null \
+    | { grep -v 'unable to get systemd connection' >&2 || true; }
+  for _ in $(seq 1 120); do
+    if python3 - "$PORT" <<'EOF' 2>/dev/null; then return 0; fi
+import sys, urllib.request
+urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/health/ready", timeout=1).read()
+EOF
+    [[ "$("${PODMAN[@]}" inspect -f '{{.State.Running}}' "$1")" = true ]] || break
+    sleep 0.5
+  done
+  "${PODMAN[@]}" logs "$1" >&2 || true
+  fail "$1 did not become ready on 127.0.0.1:$PORT"
+}
+client() {  # client <phase>: boto3 against the container
+  python3 - "$PORT" "$1" <<'EOF'
+import sys, boto3
+port, phase = sys.argv[1], sys.argv[2]
+sqs = boto3.client("sqs", endpoint_url=f"http://127.0.0.1:{port}", region_name="us-east-1",
+                   aws_access_key_id="test", aws_secret_access_key="test")
+def receive(url):
+    got = sqs.receive_message(QueueUrl=url, WaitTimeSeconds=2, MaxNumberOfMessages=10).get("Messages", [])
+    return got
+if phase == "first":
+    url = sqs.create_queue(QueueName="image-test")["QueueUrl"]
+    sqs.send_message(QueueUrl=url, MessageBody="hello")
+    got = receive(url)
+    assert [m["Body"] for m in got] == ["hello"], got
+    sqs.delete_message(QueueUrl=url, ReceiptHandle=got[0]["ReceiptHandle"])
+    assert receive(url) == [], "deleted message came back"
+    sqs.send_message(QueueUrl=url, MessageBody="kept across containers")
+else:
+    url = sqs.get_queue_url(QueueName="image-test")["QueueUrl"]
+    got = receive(url)
+    assert [m["Body"] for m in got] == ["kept across containers"], got
+    sqs.delete_message(QueueUrl=url, ReceiptHandle=got[0]["ReceiptHandle"])
+print(f"test-image: boto3 {phase} container OK", file=sys.stderr)
+EOF
+}
+
+start "$NAME-1"
+client first
+HEALTH="$("${PODMAN[@]}" healthcheck run "$NAME-1" 2>&1)" || fail "healthcheck failed: $HEALTH"
+STATUS="$("${PODMAN[@]}" inspect -f '{{.State.Health.Status}}' "$NAME-1" 2>/dev/null || "${PODMAN[@]}" inspect -f '{{.State.Healthcheck.Status}}' "$NAME-1")"
+[[ "$STATUS" = healthy ]] || fail "health status after the check is '$STATUS' ($HEALTH)"
+UIDS="$("${PODMAN[@]}" top "$NAME-1" huser | tail -n +2 | sort -u | tr -d ' ')"
+[[ "$UIDS" = 10001 ]] || fail "processes run as '$UIDS', not 10001"
+PID1="$("${PODMAN[@]}" exec "$NAME-1" cat /proc/1/cmdline | tr '\0' ' ')"
+[[ "$PID1" == /opt/hikyaku/jre/bin/java* ]] || fail "PID 1 is '$PID1', not the JVM"
+S0=$(date +%s%N)
+"${PODMAN[@]}" stop -t 10 "$NAME-1" >/dev/null
+STOP_MS=$(( ($(date +%s%N) - S0) / 1000000 ))
+EXIT="$("${PODMAN[@]}" inspect -f '{{.State.ExitCode}}' "$NAME-1")"
+[[ "$EXIT" = 143 ]] || { "${PODMAN[@]}" logs "$NAME-1" >&2; fail "exit code after SIGTERM is $EXIT, not 143"; }
+[[ "$STOP_MS" -lt 5000 ]] || fail "SIGTERM took $STOP_MS ms"
+"${PODMAN[@]}" logs "$NAME-1" 2>&1 | grep -q '^hikyaku stopped' || fail "no 'hikyaku stopped' line after SIGTERM"
+"${PODMAN[@]}" rm "$NAME-1" >/dev/null
+
+start "$NAME-2"
+client second
+"${PODMAN[@]}" stop -t 10 "$NAME-2" >/dev/null
+EXIT="$("${PODMAN[@]}" inspect -f '{{.State.ExitCode}}' "$NAME-2")"
+[[ "$EXIT" = 143 ]] || fail "second container's exit code is $EXIT"
+log "OK: image $SIZE_MB MB, build ${BUILD_S} s, SIGTERM exit 143 in $STOP_MS ms, total $(( $(date +%s) - T0 )) s"
