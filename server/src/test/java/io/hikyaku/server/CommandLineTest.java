@@ -117,10 +117,16 @@ class CommandLineTest {
     }
 
     @Test
-    void versionPrintsTheProjectVersion() {
+    void versionPrintsTheProjectVersionAndTheCommit() throws Exception {
         int code = HikyakuCommand.commandLine(Map.of(), new PrintWriter(out), new PrintWriter(err)).execute("--version");
         assertThat(code).isZero();
         assertThat(out.toString()).startsWith("hikyaku ").doesNotContain("${").doesNotContain("unknown");
+        // built from this checkout: the commit is the checkout's HEAD (git describe), maybe with +changes
+        Process git = new ProcessBuilder("git", "rev-parse", "--short=12", "HEAD").redirectErrorStream(true).start();
+        String head = new String(git.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+        if (git.waitFor() == 0) {
+            assertThat(out.toString()).matches("(?s)hikyaku \\S+ \\(commit \\S*" + head + "(\\+changes)?\\)\\R?");
+        }
     }
 
     @Test

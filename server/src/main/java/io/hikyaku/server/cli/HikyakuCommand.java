@@ -104,7 +104,7 @@ public final class HikyakuCommand {
     }
 
     private int printVersion() {
-        out.println("hikyaku " + Version.current());
+        out.println("hikyaku " + Version.current() + " (commit " + Version.commit() + ")");
         return 0;
     }
 
