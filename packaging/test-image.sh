@@ -3,7 +3,8 @@
 # make a rebuild cheap), loads the archive into a private podman storage, runs it with a named volume
 # and a loopback port, drives it with boto3 (create, send, receive, delete), stops it with SIGTERM
 # (exit 143 within a few seconds), starts a second container on the same volume and receives a message
-# sent before the stop, runs the HEALTHCHECK, checks the server runs as uid 10001 and the image size.
+# sent before the stop, runs the HEALTHCHECK, checks the server runs as uid 10001 and the image size;
+# then runs packaging/examples/kubernetes.yaml with `podman kube play` the same way (twice, on its volume).
 # Everything it made (containers, volume, storage) is removed at the end.
 # Env: HIKYAKU_IMAGE_TEST_PORT (default 9861, loopback), HIKYAKU_IMAGE_MAX_MB (default 150).
 set -euo pipefail
@@ -116,4 +117,52 @@ client second
 "${PODMAN[@]}" stop -t 10 "$NAME-2" >/dev/null
 EXIT="$("${PODMAN[@]}" inspect -f '{{.State.ExitCode}}' "$NAME-2")"
 [[ "$EXIT" = 143 ]] || fail "second container's exit code is $EXIT"
+"${PODMAN[@]}" rm "$NAME-2" >/dev/null
+
+# The Kubernetes example (packaging/examples/kubernetes.yaml) as `podman kube play` runs it: the file as
+# shipped plus a loopback hostPort (kube play publishes only host ports); podman's default rlimits
+# cannot be set here, so a containers.conf of the test gives the same ulimits as above.
+printf '[containers]\ndefault_ulimits = ["nofile=%s:%s", "nproc=32768:32768"]\n' "$NOFILE" "$NOFILE" > "$D/containers.conf"
+python3 - "$ROOT/packaging/examples/kubernetes.yaml" "$D/kubernetes.yaml" "$PORT" <<'EOF'
+import sys
+src, dst, port = sys.argv[1:]
+text = open(src).read()
+anchor = "              containerPort: 9324\n"
+assert text.count(anchor) == 1, "the example's container port line changed"
+text = text.replace(anchor, anchor + f"              hostPort: {port}\n              hostIP: 127.0.0.1\n")
+open(dst, "w").write(text)
+# podman 4.3 refuses to play a claim whose volume exists: the second pod is played without it
+docs = text.split("\n---\n")
+assert "kind: PersistentVolumeClaim" in docs[0]
+open(dst.replace(".yaml", "-again.yaml"), "w").write("\n---\n".join(docs[1:]))
+EOF
+# (run from $D: kube play would build an image from a directory named like it in the working directory)
+kube() {
+  local out
+  out="$(cd "$D" && CONTAINERS_CONF="$D/containers.conf" "${PODMAN[@]}" kube "$@" 2>&1)" \
+    || fail "podman kube $*: $(echo "$out" | grep -v 'unable to get systemd connection')"
+}
+wait_ready() {
+  for _ in $(seq 1 120); do
+    if python3 - "$PORT" <<'EOF' 2>/dev/null; then return 0; fi
+import sys, urllib.request
+urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/health/ready", timeout=1).read()
+EOF
+    sleep 0.5
+  done
+  "${PODMAN[@]}" ps -a >&2; fail "the Kubernetes example did not become ready on 127.0.0.1:$PORT"
+}
+kube play "$D/kubernetes.yaml"
+wait_ready
+client first
+K_TOP="$("${PODMAN[@]}" top hikyaku-pod-0-hikyaku huser 2>&1)" || { "${PODMAN[@]}" ps -a >&2; fail "podman top: $K_TOP"; }
+K_UIDS="$(echo "$K_TOP" | tail -n +2 | sort -u | tr -d ' ')"
+[[ "$K_UIDS" = 10001 ]] || fail "the Kubernetes example runs as '$K_UIDS', not 10001"
+kube down "$D/kubernetes.yaml"
+kube play "$D/kubernetes-again.yaml"   # the claim's volume outlives the pod
+wait_ready
+client second
+kube down "$D/kubernetes-again.yaml"
+log "OK: Kubernetes example (kube play, volume kept across pods)"
+
 log "OK: image $SIZE_MB MB, build ${BUILD_S} s, SIGTERM exit 143 in $STOP_MS ms, total $(( $(date +%s) - T0 )) s"
