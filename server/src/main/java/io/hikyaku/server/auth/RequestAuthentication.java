@@ -196,7 +196,7 @@ public final class RequestAuthentication {
             return io.hikyaku.scheduler.SchedulerRequests.accessDenied("User: " + who + " is not authorized to perform: "
                     + raw.method() + " " + raw.path() + " because this server does not implement that Scheduler operation");
         }
-        String denial = authorization.denial(context, target[0], target[1]);
+        String denial = anonymousWithoutResource(context, target[0], authorization.denial(context, target[0], target[1]));
         if (denial == null && !target[1].equals("*")) {
             String[] arn = target[1].split(":", -1);
             if (arn.length < 6 || account == null || !account.equals(arn[4])) {
@@ -233,7 +233,7 @@ public final class RequestAuthentication {
                     + " because this server does not implement that Lambda operation");
         }
         String resource = op.resource(region, account);
-        String denial = authorization.denial(context, op.iamAction(), resource);
+        String denial = anonymousWithoutResource(context, op.iamAction(), authorization.denial(context, op.iamAction(), resource));
         if (denial != null) {
             return LambdaApi.accessDenied(denial);
         }
@@ -269,6 +269,20 @@ public final class RequestAuthentication {
             }
         }
         return null;
+    }
+
+    /**
+     * An anonymous caller's refusal names no resource: an anonymous caller has no account, so a resource
+     * ARN built from the caller's account would read {@code arn:aws:scheduler:<region>:null:...}, and AWS's
+     * anonymous refusals (SQS's legacy text) name no principal's resource either. The decision is the
+     * evaluator's, unchanged (these APIs have no resource policies, so anonymous is always refused).
+     */
+    private static String anonymousWithoutResource(RequestContext context, String iamAction, String denial) {
+        if (denial == null || !context.principal().isAnonymous()) {
+            return denial;
+        }
+        return "User: anonymous is not authorized to perform: " + iamAction + " because no identity-based policy allows the "
+                + iamAction + " action";
     }
 
     private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
