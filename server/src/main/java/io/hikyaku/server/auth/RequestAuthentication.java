@@ -83,7 +83,6 @@ public final class RequestAuthentication {
 
     public Outcome authenticate(HttpRequestData raw, ProtocolCodec codec, String requestId) {
         SignedRequest signed = SignedRequests.of(raw);
-        boolean forSts = StsEndpoint.isSts(raw, SigV4Verifier.scopeService(signed));
         Principal principal;
         String keyId;
         String signedService;
@@ -93,11 +92,14 @@ public final class RequestAuthentication {
             keyId = who.accessKeyId();
             signedService = who.signedService();
         } catch (AuthException e) {
-            HttpResponseData refusal = forSts
+            HttpResponseData refusal = StsEndpoint.isSts(raw, SigV4Verifier.scopeService(signed))
                     ? StsEndpoint.error(e.error().code(), e.error().status(), e.getMessage(), requestId)
                     : codec.encodeError(raw, null, new ApiException(e.error().code(), e.getMessage()), requestId);
             return new Outcome(null, refusal);
         }
+        // STS or not: the scope's service, the verified one when there is one (not read from the header a
+        // second time); an unsigned request by its shape
+        boolean forSts = StsEndpoint.isSts(raw, signedService != null ? signedService : SigV4Verifier.scopeService(signed));
         if (forSts) {
             return new Outcome(null, sts.handle(raw, principal, keyId, requestId, clock.instant()));
         }
