@@ -13,6 +13,8 @@
 # `hikyaku` and `hikyaku-memory` with --metrics off: beside them they show what metrics cost.
 # Servers `hikyaku-sigv4-user` and `hikyaku-memory-sigv4-user` are the *-sigv4 servers with the client
 # signing as the configured user `bench` (an identity policy to evaluate) instead of the account root.
+# Servers `hikyaku-base-memory`, `hikyaku-base-memory-sigv4` and `hikyaku-base-memory-sigv4-user` are the
+# memory servers of the build in BENCH_BASE_ROOT (before/after side by side, as `hikyaku-base`).
 # BENCH_BASELINE names the server the summary's ratios are against (default elasticmq-memory).
 #
 # usage: bench/run.sh [--scenarios "send cycle ..."] [--servers "hikyaku ..."] [--rounds 3]
@@ -48,7 +50,7 @@ while [ $# -gt 0 ]; do
     --backlog-n) BACKLOG_N="$2"; shift 2 ;;
     --startup-n) STARTUP_N="$2"; shift 2 ;;
     --waiters) WAITERS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -99,6 +101,10 @@ server_cmd() { # name datadir
     # (the client signs with --sigv4). Beside `hikyaku` / `hikyaku-memory` they show what auth costs.
     hikyaku-sigv4|hikyaku-sigv4-user) echo "exec '$ROOT/hikyaku' serve --port $PORT --data-dir '$data' $SIGV4_ARGS" ;;
     hikyaku-memory-sigv4|hikyaku-memory-sigv4-user) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '$ROOT/hikyaku' serve --port $PORT --storage memory $SIGV4_ARGS" ;;
+    # The memory servers of another build (BENCH_BASE_ROOT, as hikyaku-base), auth off and on, for before/after
+    # figures of authentication's cost side by side in one run (not in SERVERS).
+    hikyaku-base-memory) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '${BENCH_BASE_ROOT:?set BENCH_BASE_ROOT}/hikyaku' serve --port $PORT --storage memory" ;;
+    hikyaku-base-memory-sigv4|hikyaku-base-memory-sigv4-user) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '${BENCH_BASE_ROOT:?set BENCH_BASE_ROOT}/hikyaku' serve --port $PORT --storage memory $SIGV4_ARGS" ;;
     # The same two with metrics off: nothing recorded per request (docs/operations.md "Monitoring").
     hikyaku-nometrics) echo "exec '$ROOT/hikyaku' serve --port $PORT --data-dir '$data' --metrics off" ;;
     hikyaku-memory-nometrics) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '$ROOT/hikyaku' serve --port $PORT --storage memory --metrics off" ;;
@@ -125,7 +131,7 @@ available() {
   case "$1" in
     hikyaku|hikyaku-memory|hikyaku-batch|hikyaku-sigv4|hikyaku-memory-sigv4|hikyaku-sigv4-user|hikyaku-memory-sigv4-user|hikyaku-nometrics|hikyaku-memory-nometrics) [ "$HAVE_HIKYAKU" = 1 ] ;;
     nginx|nginx-paced) [ -x /usr/sbin/nginx ] ;;
-    hikyaku-base) [ -n "${BENCH_BASE_ROOT:-}" ] && [ -f "$BENCH_BASE_ROOT/server/target/hikyaku.jar" ] ;;
+    hikyaku-base|hikyaku-base-memory|hikyaku-base-memory-sigv4|hikyaku-base-memory-sigv4-user) [ -n "${BENCH_BASE_ROOT:-}" ] && [ -f "$BENCH_BASE_ROOT/server/target/hikyaku.jar" ] ;;
     *) true ;;
   esac
 }

@@ -1,7 +1,6 @@
 package io.hikyaku.identity.sigv4;
 
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -13,17 +12,30 @@ import java.util.Set;
  */
 public final class SingleCredentialParts {
 
-    private static final List<String> HEADERS = List.of("authorization", "x-amz-date", "x-amz-security-token", "x-amz-content-sha256");
     private static final Set<String> QUERY = Set.of("X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires",
             "X-Amz-SignedHeaders", "X-Amz-Signature", "X-Amz-Security-Token");
 
     private SingleCredentialParts() {}
 
+    /**
+     * The bit of a header that must appear once (authorization, x-amz-date, x-amz-security-token,
+     * x-amz-content-sha256), or -1; by length first: most names are none of them, and this runs for each
+     * header line of every request.
+     */
+    private static int indexOf(String name) {
+        return switch (name.length()) {
+            case 13 -> name.equals("authorization") ? 0 : -1;
+            case 10 -> name.equals("x-amz-date") ? 1 : -1;
+            case 20 -> name.equals("x-amz-security-token") ? 2 : name.equals("x-amz-content-sha256") ? 3 : -1;
+            default -> -1;
+        };
+    }
+
     /** @throws AuthException IncompleteSignature naming the first part that appears more than once */
     public static void check(SignedRequest request) {
-        int seen = 0; // one bit per name of HEADERS: this runs for every request, so no set is built
+        int seen = 0; // one bit per name of indexOf: this runs for every request, so no set is built
         for (Map.Entry<String, String> h : request.headers()) {
-            int i = HEADERS.indexOf(h.getKey());
+            int i = indexOf(h.getKey());
             if (i < 0) {
                 continue;
             }

@@ -42,6 +42,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * unsigned, signed by account B's root (a foreign account), and signed by A's user {@code nobody},
  * which has a key and no policy. Each is refused in its service's error shape, or, for the deliberately
  * public endpoints, answered without naming anything of an account (A's queue, topic, message body).
+ * KMS (JSON 1.1) and the Scheduler (REST-JSON) are also probed with a wrong secret, a scope naming
+ * another service and an operation they do not have; no refusal renders an anonymous caller's account
+ * as {@code null} in an ARN.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EveryEndpointProbeTest {
@@ -301,6 +304,7 @@ class EveryEndpointProbeTest {
             expect("Lambda UntagResource", c, untag, 403, denied);
             for (RawHttp.Response r : List.of(list, get, make, listTags, tag, untag)) {
                 lambdaShape("Lambda", c, r);
+                noNullAccount("Lambda", c, r);
             }
         }
         assertNoFailures();
@@ -349,6 +353,138 @@ class EveryEndpointProbeTest {
         expect("SNS GetTopicAttributes", c, send(c, "sns", "POST", "/", Map.of("Content-Type", FORM_TYPE),
                 "Action=GetTopicAttributes&Version=2010-03-31&TopicArn=" + TOPIC), 403, "<Code>AuthorizationError</Code>");
         assertNoFailures();
+    }
+
+    /**
+     * The ways an attacker knocks on a signed API beyond the three callers: a signature made with a wrong
+     * secret, a valid key whose scope names another service, and A's own root asking for an operation the
+     * API does not have.
+     */
+    private RawHttp.Response badSignature(String service, String method, String path, Map<String, String> headers, String body) {
+        SdkHttpFullRequest r = http.request(method, path, headers, body);
+        return http.send(SignedHttp.sign(r, ROOT_A, ROOT_A_SECRET + "x", service, Instant.now()));
+    }
+
+    private RawHttp.Response asRootOfA(String service, String method, String path, Map<String, String> headers, String body) {
+        SdkHttpFullRequest r = http.request(method, path, headers, body);
+        return http.send(SignedHttp.sign(r, ROOT_A, ROOT_A_SECRET, service, Instant.now()));
+    }
+
+    @Test
+    void kmsIsRefusedAsAnAttackerProbesIt() {
+        String key;
+        try (software.amazon.awssdk.services.kms.KmsClient kms = software.amazon.awssdk.services.kms.KmsClient.builder()
+                .endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ROOT_A, ROOT_A_SECRET)))
+                .httpClient(UrlConnectionHttpClient.builder().build()).build()) {
+            key = kms.createKey(b -> b.description("key-of-a")).keyMetadata().arn();
+        }
+        Map<String, String> kmsHeaders = Map.of("Content-Type", "application/x-amz-json-1.1", "X-Amz-Target", "TrentService.DescribeKey");
+        String describe = "{\"KeyId\":\"" + key + "\"}";
+        for (Caller c : Caller.values()) {
+            RawHttp.Response r = send(c, "kms", "POST", "/", kmsHeaders, describe);
+            String denied = switch (c) {
+                case UNSIGNED -> "User: anonymous is not authorized to perform: kms:DescribeKey";
+                case FOREIGN_ACCOUNT -> "User: arn:aws:iam::" + B + ":root is not authorized to perform: kms:DescribeKey on resource: " + key;
+                case NO_RIGHTS -> "User: arn:aws:iam::" + A + ":user/nobody is not authorized to perform: kms:DescribeKey on resource: " + key;
+            };
+            expect("KMS DescribeKey", c, r, 400, "AccessDeniedException", denied);
+            noNullAccount("KMS DescribeKey", c, r);
+            RawHttp.Response list = send(c, "kms", "POST", "/", Map.of("Content-Type", "application/x-amz-json-1.1",
+                    "X-Amz-Target", "TrentService.ListKeys"), "{}");
+            if (c == Caller.FOREIGN_ACCOUNT) {
+                expect("KMS ListKeys", c, list, 200, "\"Keys\"");
+                if (list.body().contains(key.substring(key.lastIndexOf('/') + 1))) {
+                    failures.add("KMS ListKeys as " + c + " lists A's key: " + list.body());
+                }
+            } else {
+                expect("KMS ListKeys", c, list, 400, "AccessDeniedException", "kms:ListKeys");
+            }
+        }
+        expect("KMS with a bad signature", Caller.FOREIGN_ACCOUNT, badSignature("kms", "POST", "/", kmsHeaders, describe), 403,
+                "InvalidSignatureException", "The request signature we calculated does not match the signature you provided.");
+        // A's own key, but the scope says sqs: the scope's service answers (SQS), and SQS has no TrentService operation
+        expect("KMS signed for sqs", Caller.FOREIGN_ACCOUNT, asRootOfA("sqs", "POST", "/", kmsHeaders, describe), 400,
+                "UnknownOperationException", "The operation TrentService.DescribeKey is not valid for this endpoint.");
+        expect("KMS unknown operation", Caller.FOREIGN_ACCOUNT, asRootOfA("kms", "POST", "/", Map.of("Content-Type",
+                "application/x-amz-json-1.1", "X-Amz-Target", "TrentService.StealKeyMaterial"), describe), 400, "UnknownOperationException");
+        assertNoFailures();
+    }
+
+    @Test
+    void schedulerIsRefusedAsAnAttackerProbesIt() {
+        String schedule = "arn:aws:scheduler:us-east-1:" + A + ":schedule/default/nightly";
+        String create = "{\"ScheduleExpression\":\"rate(1 day)\",\"FlexibleTimeWindow\":{\"Mode\":\"OFF\"},\"Target\":{\"Arn\":\""
+                + ORDERS + "\",\"RoleArn\":\"arn:aws:iam::" + A + ":role/scheduler\",\"Input\":\"body-of-a\"}}";
+        Map<String, String> json = Map.of("Content-Type", "application/json");
+        expect("Scheduler CreateSchedule", Caller.FOREIGN_ACCOUNT, asRootOfA("scheduler", "POST", "/schedules/nightly", json, create), 200,
+                "\"ScheduleArn\":\"" + schedule + "\"");
+        failures.clear(); // A's own answer names A's schedule, as it should
+        for (Caller c : Caller.values()) {
+            RawHttp.Response get = send(c, "scheduler", "GET", "/schedules/nightly", Map.of(), null);
+            RawHttp.Response delete = send(c, "scheduler", "DELETE", "/schedules/nightly", Map.of(), null);
+            RawHttp.Response list = send(c, "scheduler", "GET", "/schedules", Map.of(), null);
+            switch (c) {
+                case UNSIGNED -> {
+                    expect("Scheduler GetSchedule", c, get, 403, "User: anonymous is not authorized to perform: scheduler:GetSchedule");
+                    expect("Scheduler DeleteSchedule", c, delete, 403, "User: anonymous is not authorized to perform: scheduler:DeleteSchedule");
+                    expect("Scheduler ListSchedules", c, list, 403, "User: anonymous is not authorized to perform: scheduler:ListSchedules");
+                }
+                case FOREIGN_ACCOUNT -> { // B's root acts in B: A's schedule is not there, and B lists only its own
+                    expect("Scheduler GetSchedule", c, get, 404, "Schedule nightly does not exist.");
+                    expect("Scheduler DeleteSchedule", c, delete, 404, "Schedule nightly does not exist.");
+                    errorType("Scheduler GetSchedule", c, get, "ResourceNotFoundException");
+                    errorType("Scheduler DeleteSchedule", c, delete, "ResourceNotFoundException");
+                    expect("Scheduler ListSchedules", c, list, 200, "\"Schedules\":[]");
+                }
+                case NO_RIGHTS -> {
+                    String who = "User: arn:aws:iam::" + A + ":user/nobody is not authorized to perform: ";
+                    expect("Scheduler GetSchedule", c, get, 403, who + "scheduler:GetSchedule on resource: " + schedule);
+                    expect("Scheduler DeleteSchedule", c, delete, 403, who + "scheduler:DeleteSchedule on resource: " + schedule);
+                    expect("Scheduler ListSchedules", c, list, 403, who + "scheduler:ListSchedules");
+                }
+            }
+            for (RawHttp.Response r : List.of(get, delete, list)) {
+                noNullAccount("Scheduler", c, r);
+                if (r.status() == 403) {
+                    errorType("Scheduler", c, r, "AccessDeniedException");
+                }
+            }
+            // another account's group, named by its ARN in a tag call: refused, never tagged
+            RawHttp.Response tag = send(c, "scheduler", "POST", "/tags/" + java.net.URLEncoder.encode(
+                    "arn:aws:scheduler:us-east-1:" + A + ":schedule-group/default", StandardCharsets.UTF_8), json, "{\"Tags\":[{\"Key\":\"k\",\"Value\":\"v\"}]}");
+            expect("Scheduler TagResource", c, tag, 403, "is not authorized to perform: scheduler:TagResource");
+            errorType("Scheduler TagResource", c, tag, "AccessDeniedException");
+            noNullAccount("Scheduler TagResource", c, tag);
+        }
+        RawHttp.Response badSignature = badSignature("scheduler", "GET", "/schedules/nightly", Map.of(), null);
+        expect("Scheduler with a bad signature", Caller.FOREIGN_ACCOUNT, badSignature, 403,
+                "The request signature we calculated does not match the signature you provided.");
+        RawHttp.Response wrongScope = asRootOfA("sqs", "GET", "/schedules/nightly", Map.of(), null);
+        expect("Scheduler signed for sqs", Caller.FOREIGN_ACCOUNT, wrongScope, 403,
+                "Credential should be scoped to correct service: 'scheduler'.");
+        RawHttp.Response unknown = asRootOfA("scheduler", "PATCH", "/schedules/nightly", json, "{}");
+        expect("Scheduler unknown operation", Caller.FOREIGN_ACCOUNT, unknown, 403,
+                "is not authorized to perform: PATCH /schedules/nightly because this server does not implement that Scheduler operation");
+        errorType("Scheduler unknown operation", Caller.FOREIGN_ACCOUNT, unknown, "AccessDeniedException");
+        RawHttp.Response still = asRootOfA("scheduler", "GET", "/schedules/nightly", Map.of(), null);
+        assertThat(still.status()).as("A's schedule survives every probe: " + still.body()).isEqualTo(200);
+        assertNoFailures();
+    }
+
+    /** A REST-JSON error's code is its x-amzn-ErrorType header (the body carries the Message). */
+    private void errorType(String what, Caller c, RawHttp.Response r, String type) {
+        String header = r.header("x-amzn-ErrorType");
+        if (header == null || !header.startsWith(type)) {
+            failures.add(what + " as " + c + ": x-amzn-ErrorType " + header + " (expected " + type + ") " + r.body());
+        }
+    }
+
+    /** An anonymous caller has no account: no refusal may render it as {@code arn:...:null:...}. */
+    private void noNullAccount(String what, Caller c, RawHttp.Response r) {
+        if (r.body().contains(":null:")) {
+            failures.add(what + " as " + c + " names a null account: " + r.body());
+        }
     }
 
     @Test

@@ -83,7 +83,6 @@ public final class RequestAuthentication {
 
     public Outcome authenticate(HttpRequestData raw, ProtocolCodec codec, String requestId) {
         SignedRequest signed = SignedRequests.of(raw);
-        boolean forSts = StsEndpoint.isSts(raw, SigV4Verifier.scopeService(signed));
         Principal principal;
         String keyId;
         String signedService;
@@ -93,11 +92,14 @@ public final class RequestAuthentication {
             keyId = who.accessKeyId();
             signedService = who.signedService();
         } catch (AuthException e) {
-            HttpResponseData refusal = forSts
+            HttpResponseData refusal = StsEndpoint.isSts(raw, SigV4Verifier.scopeService(signed))
                     ? StsEndpoint.error(e.error().code(), e.error().status(), e.getMessage(), requestId)
                     : codec.encodeError(raw, null, new ApiException(e.error().code(), e.getMessage()), requestId);
             return new Outcome(null, refusal);
         }
+        // STS or not: the scope's service, the verified one when there is one (not read from the header a
+        // second time); an unsigned request by its shape
+        boolean forSts = StsEndpoint.isSts(raw, signedService != null ? signedService : SigV4Verifier.scopeService(signed));
         if (forSts) {
             return new Outcome(null, sts.handle(raw, principal, keyId, requestId, clock.instant()));
         }
@@ -196,7 +198,7 @@ public final class RequestAuthentication {
             return io.hikyaku.scheduler.SchedulerRequests.accessDenied("User: " + who + " is not authorized to perform: "
                     + raw.method() + " " + raw.path() + " because this server does not implement that Scheduler operation");
         }
-        String denial = authorization.denial(context, target[0], target[1]);
+        String denial = anonymousWithoutResource(context, target[0], authorization.denial(context, target[0], target[1]));
         if (denial == null && !target[1].equals("*")) {
             String[] arn = target[1].split(":", -1);
             if (arn.length < 6 || account == null || !account.equals(arn[4])) {
@@ -233,7 +235,7 @@ public final class RequestAuthentication {
                     + " because this server does not implement that Lambda operation");
         }
         String resource = op.resource(region, account);
-        String denial = authorization.denial(context, op.iamAction(), resource);
+        String denial = anonymousWithoutResource(context, op.iamAction(), authorization.denial(context, op.iamAction(), resource));
         if (denial != null) {
             return LambdaApi.accessDenied(denial);
         }
@@ -269,6 +271,20 @@ public final class RequestAuthentication {
             }
         }
         return null;
+    }
+
+    /**
+     * An anonymous caller's refusal names no resource: an anonymous caller has no account, so a resource
+     * ARN built from the caller's account would read {@code arn:aws:scheduler:<region>:null:...}, and AWS's
+     * anonymous refusals (SQS's legacy text) name no principal's resource either. The decision is the
+     * evaluator's, unchanged (these APIs have no resource policies, so anonymous is always refused).
+     */
+    private static String anonymousWithoutResource(RequestContext context, String iamAction, String denial) {
+        if (denial == null || !context.principal().isAnonymous()) {
+            return denial;
+        }
+        return "User: anonymous is not authorized to perform: " + iamAction + " because no identity-based policy allows the "
+                + iamAction + " action";
     }
 
     private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
