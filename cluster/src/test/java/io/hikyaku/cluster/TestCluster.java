@@ -36,8 +36,33 @@ final class TestCluster implements AutoCloseable {
         }
     }
 
+    private TestCluster(Path root, ClusterConfig.Peer[] peers) {
+        this.root = root;
+        this.peers = peers;
+    }
+
+    /** Starts again, from their directories, the nodes of a cluster that ran under {@code root} (same addresses). */
+    static TestCluster restart(Path root) throws IOException {
+        String[] lines = java.nio.file.Files.readString(root.resolve("peers")).strip().split(",");
+        ClusterConfig.Peer[] peers = new ClusterConfig.Peer[lines.length];
+        for (int i = 0; i < lines.length; i++) {
+            String[] f = lines[i].split(":");
+            peers[i] = new ClusterConfig.Peer(f[0], f[1], Integer.parseInt(f[2]));
+        }
+        TestCluster c = new TestCluster(root, peers);
+        for (ClusterConfig.Peer p : peers) {
+            c.start(p.id());
+        }
+        return c;
+    }
+
     static TestCluster start(Path root, int size) throws IOException {
         TestCluster c = new TestCluster(root, size);
+        StringBuilder b = new StringBuilder();
+        for (ClusterConfig.Peer p : c.peers) {
+            b.append(b.length() == 0 ? "" : ",").append(p.id()).append(':').append(p.host()).append(':').append(p.port());
+        }
+        java.nio.file.Files.writeString(root.resolve("peers"), b.toString());
         for (ClusterConfig.Peer p : c.peers) {
             c.start(p.id());
         }
