@@ -291,15 +291,19 @@ public final class ClusterNode implements AutoCloseable {
         closed = true;
         watcher.shutdownNow();
         store.close();
-        try {
-            forwarder.close();
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("closing the forwarding client failed", e);
-        }
+        long start = System.nanoTime();
         try {
             server.close();
         } catch (IOException | RuntimeException e) {
             LOG.warn("closing the Raft server failed", e);
         }
+        long serverClosed = System.nanoTime();
+        try {
+            forwarder.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("closing the forwarding client failed", e);
+        }
+        LOG.info("cluster node {} closed (Raft server {} ms, forwarding client {} ms)", config.nodeId(),
+                TimeUnit.NANOSECONDS.toMillis(serverClosed - start), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - serverClosed));
     }
 }
