@@ -206,6 +206,10 @@ class ClusterFailoverTest {
             leader.restart(jar);
             await(leader.id + " rejoins as a follower that knows the leader", 90,
                     () -> leader.healthy() && "FOLLOWER".equals(leader.role()) && leader.leader() != null);
+            NodeProcess leading = agreedLeader();
+            long target = leading == null ? Long.MAX_VALUE : leading.appliedIndex();
+            await(leader.id + " catches up with the leader's applied index " + target, 60,
+                    () -> leader.appliedIndex() >= target);
             System.out.println("[cluster] " + leader.id + " restarted and rejoined in "
                     + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restarted) + " ms");
 
@@ -233,6 +237,10 @@ class ClusterFailoverTest {
             follower.resume();
             await(follower.id + " answers again and follows the leader", 60,
                     () -> follower.healthy() && "FOLLOWER".equals(follower.role()) && follower.leader() != null);
+            NodeProcess leadingNow = agreedLeader();
+            long caughtUp = leadingNow == null ? Long.MAX_VALUE : leadingNow.appliedIndex();
+            await(follower.id + " catches up with the leader's applied index " + caughtUp + " after its pause", 60,
+                    () -> follower.appliedIndex() >= caughtUp);
             System.out.println("[cluster] " + ackedWhilePaused + " sends acknowledged while " + follower.id + " was paused; it rejoined");
             assertThat(ackedWhilePaused).as("the majority kept serving while a follower was paused").isPositive();
             Thread.sleep(2_000);

@@ -52,6 +52,9 @@ final class NodeProcess implements AutoCloseable {
 
     /** Starts the process (returns at once; see {@link #healthy()}). */
     synchronized void start(Path jar, String peers) throws IOException {
+        if (this.peers == null) {
+            Files.deleteIfExists(log); // this run's log only; a restart appends
+        }
         this.peers = peers;
         Files.createDirectories(log.getParent());
         List<String> command = new ArrayList<>(List.of(
@@ -109,6 +112,12 @@ final class NodeProcess implements AutoCloseable {
         JsonNode h = health();
         JsonNode l = h == null ? null : h.at("/cluster/groups/0/leader");
         return l == null || l.isNull() || l.isMissingNode() ? null : l.asText();
+    }
+
+    /** The index of the last Raft entry this node applied to its store, or -1 when it does not answer. */
+    long appliedIndex() {
+        JsonNode h = health();
+        return h == null ? -1 : h.at("/cluster/groups/0/appliedIndex").asLong(-1);
     }
 
     /** SIGKILL: no shutdown hook, no flush, no close. */

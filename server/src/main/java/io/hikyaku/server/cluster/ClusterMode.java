@@ -162,7 +162,8 @@ public final class ClusterMode implements AutoCloseable, ClusterRouting.Leader {
         ObjectNode out = JSON.createObjectNode().put("nodeId", status.nodeId());
         ArrayNode groups = out.putArray("groups");
         for (ClusterStatus.Group g : status.groups()) {
-            groups.addObject().put("id", g.id()).put("role", g.role().name()).put("leader", g.leader());
+            groups.addObject().put("id", g.id()).put("role", g.role().name()).put("leader", g.leader())
+                    .put("appliedIndex", node.appliedIndex()); // how far this node's store is (catching up after a restart)
         }
         return out;
     }
