@@ -231,7 +231,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
 
     @Override
     public void fence(String why) {
-        fence.fence(new io.hikyaku.engine.store.StoreException(why));
+        fence.fence(new StoreRecovery.Fenced(why));
     }
 
     @Override

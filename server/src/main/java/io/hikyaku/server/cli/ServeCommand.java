@@ -244,7 +244,8 @@ final class ServeCommand implements Subcommand {
         LogSetup.apply(config.logFormat(), config.accessLog());
         SecurityConfig security = resolveSecurity(flags);
         ConnectionLimits limits = resolveConnectionLimits(flags);
-        HikyakuServer server = HikyakuServer.start(config, security, limits, resolveCluster(flags));
+        ClusterSettings cluster = resolveCluster(flags);
+        HikyakuServer server = HikyakuServer.start(config, security, limits, cluster);
         ReloadSignal.install(new IdentityReload(flags.path("config"), env::get, server));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             out.println("hikyaku stopping: answering parked long polls, finishing requests in flight");
@@ -263,6 +264,7 @@ final class ServeCommand implements Subcommand {
                 + (config.indexWindow() != ServerConfig.DEFAULT_INDEX_WINDOW ? ", index window " + config.indexWindow() : "")
                 + (config.journal() != null ? ", journal " + config.journal()
                         + (config.engineShards() > 1 ? ".shard-*-of-" + config.engineShards() : "") : "")
+                + (cluster.enabled() ? ", cluster node " + cluster.nodeId() : "")
                 + ", auth " + security.auth().name().toLowerCase(Locale.ROOT) + ")");
         out.flush();
         server.awaitTermination();
