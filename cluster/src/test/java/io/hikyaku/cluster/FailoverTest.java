@@ -87,6 +87,26 @@ class FailoverTest {
     }
 
     @Test
+    void aFollowerReplacedWithEmptyDisksReceivesTheWholeLog() throws Exception {
+        try (TestCluster cluster = TestCluster.start(dir, 3)) {
+            ClusterNode leader = cluster.awaitWritableLeader(Duration.ofSeconds(20));
+            for (int i = 0; i < 30; i++) {
+                leader.store().write(put("r" + i, "v")).get(20, TimeUnit.SECONDS);
+            }
+            String follower = cluster.running().stream().filter(n -> n != leader).findFirst().orElseThrow().config().nodeId();
+            cluster.stop(follower);
+            try (var files = java.nio.file.Files.walk(dir.resolve(follower))) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+            leader.store().write(put("after", "v")).get(20, TimeUnit.SECONDS); // with the two others: a majority
+            ClusterNode fresh = cluster.start(follower);
+            cluster.awaitConverged(Duration.ofSeconds(30));
+            assertThat(text(cluster.innerStore(follower).get(Keyspace.MESSAGES, bytes("after")))).isEqualTo("v");
+            assertThat(fresh.stats().batchesApplied()).isEqualTo(31);
+        }
+    }
+
+    @Test
     void forwardedRequestsReachTheLeadersHandlerAndFollowALeaderChange() throws Exception {
         try (TestCluster cluster = TestCluster.start(dir, 3)) {
             for (ClusterNode n : cluster.running()) {
