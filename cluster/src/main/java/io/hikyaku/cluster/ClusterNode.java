@@ -80,7 +80,7 @@ public final class ClusterNode implements AutoCloseable {
         this.group = RaftGroup.valueOf(GROUP_ID, peers);
         this.selfId = RaftPeerId.valueOf(config.nodeId());
         this.store = new ReplicatedStore(inner, PROPOSAL_TIMEOUT_MS);
-        this.stateMachine = new StoreStateMachine(store, proposerId, this::changed, this::haltAsync);
+        this.stateMachine = new StoreStateMachine(store, proposerId, this::changedSoon, this::haltAsync);
         Files.createDirectories(raftDir);
         boolean existing = Files.isDirectory(raftDir.resolve(GROUP_ID.getUuid().toString()).resolve("current"));
         ClusterConfig.Peer self = config.self();
@@ -141,7 +141,10 @@ public final class ClusterNode implements AutoCloseable {
         return info != null && info.isLeader() && info.isLeaderReady() && !store.halted();
     }
 
-    /** Called (on a Ratis or watcher thread; must not block) whenever the role, the leader or readiness changes. */
+    /**
+     * Called (on this node's watcher thread; must not block) whenever the role, the leader or
+     * readiness changes: at once on a Ratis event, else within 200 ms (the role is polled).
+     */
     public void onChange(Runnable listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
@@ -243,6 +246,18 @@ public final class ClusterNode implements AutoCloseable {
             }
             return reply;
         });
+    }
+
+    /**
+     * A Ratis event (called under Ratis' own locks): the listeners run on the watcher thread instead,
+     * so that nothing they do can hold up or deadlock the Raft server.
+     */
+    private void changedSoon() {
+        try {
+            watcher.execute(this::changed);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // closing: nobody listens any more
+        }
     }
 
     /** Tells the listeners when what they can see changed (role, leader, readiness). */

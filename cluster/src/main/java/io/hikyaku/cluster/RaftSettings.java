@@ -42,6 +42,10 @@ final class RaftSettings {
         GrpcConfigKeys.Server.setPort(p, port);
         GrpcConfigKeys.setMessageSizeMax(p, GRPC_MESSAGE_SIZE_MAX);
         GrpcConfigKeys.Server.setLeaderOutstandingAppendsMax(p, 8);
+        // Heartbeats on the append channel: with a separate heartbeat channel a follower that started
+        // after the leader (empty log) was seen answering INCONSISTENCY to heartbeats forever and never
+        // receiving the log (RATIS-2242, RATIS-2523; seen here in FailoverTest with 3.3.0).
+        GrpcConfigKeys.Server.setHeartbeatChannel(p, false);
         RaftServerConfigKeys.setStorageDir(p, List.of(raftDir.toFile()));
 
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(RPC_TIMEOUT_MIN_MS, TimeUnit.MILLISECONDS));

@@ -48,6 +48,11 @@ final class ReplicatedStore implements Store {
     static final int MAX_BATCHES_PER_ENTRY = 512;
     /** At most this many bytes of batches go into one entry (a bigger batch travels alone). */
     static final int MAX_ENTRY_BYTES = 2 << 20;
+    /**
+     * A batch bigger than this cannot be replicated: one Raft entry may not exceed the appender's
+     * buffer limit (RaftSettings, 4 MB), with room for the entry's own framing.
+     */
+    static final int MAX_BATCH_BYTES = (4 << 20) - (64 << 10);
     /** Entries proposed and not yet answered, at most (pipelining). */
     static final int MAX_IN_FLIGHT = 4;
 
@@ -261,6 +266,13 @@ final class ReplicatedStore implements Store {
             bytes = EntryCodec.size(batch);
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(new StoreException(e.getMessage(), e));
+        }
+        if (bytes > MAX_BATCH_BYTES) {
+            // fail-stop like any failed write: a later batch may depend on this one
+            StoreException tooBig = new StoreException("store batch of " + bytes + " bytes exceeds the "
+                    + MAX_BATCH_BYTES + " bytes one replicated entry can carry");
+            fail(Long.MAX_VALUE, tooBig); // no entry in flight fails: only what is queued, and later writes
+            return CompletableFuture.failedFuture(tooBig);
         }
         CompletableFuture<Void> future = new CompletableFuture<>();
         lock.lock();
@@ -528,6 +540,9 @@ final class ReplicatedStore implements Store {
                 return;
             }
             closed = true;
+            if (failure == null) {
+                failure = new StoreException("cluster node closed");
+            }
             changed.signalAll();
         } finally {
             lock.unlock();

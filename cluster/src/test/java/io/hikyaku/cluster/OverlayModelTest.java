@@ -95,6 +95,23 @@ class OverlayModelTest {
     }
 
     /** Commits entries as the batcher proposes them until every batch is applied. */
+    @Test
+    void aBatchTooBigForOneEntryFailsAndStopsLaterWrites() {
+        ReplicatedStore store = new ReplicatedStore(new MemoryStore(), 60_000);
+        store.start((callId, entry) -> new CompletableFuture<>(), () -> true);
+        try {
+            assertThat(store.resume()).isTrue();
+            StoreBatch big = new StoreBatch().put(Keyspace.MESSAGES, new byte[] {1}, new byte[ReplicatedStore.MAX_BATCH_BYTES]);
+            assertThat(store.write(big)).isCompletedExceptionally();
+            assertThat(store.write(new StoreBatch().put(Keyspace.MESSAGES, new byte[] {2}, new byte[] {2}))).isCompletedExceptionally();
+            assertThat(store.get(Keyspace.MESSAGES, new byte[] {1})).isNull();
+            assertThat(store.resume()).isTrue(); // nothing in flight: the engine above reloads and goes on
+            assertThat(store.write(new StoreBatch().put(Keyspace.MESSAGES, new byte[] {3}, new byte[] {3}))).isNotDone();
+        } finally {
+            store.close();
+        }
+    }
+
     private static long commitAll(ReplicatedStore store, ArrayDeque<Proposed> log, int batches, long index,
                                   MemoryStore committed, ArrayDeque<StoreBatch> uncommitted) {
         long deadline = System.nanoTime() + 5_000_000_000L;

@@ -46,6 +46,25 @@ class ReplicationTest {
     }
 
     @Test
+    void aClusterOfOneNodeLeadsItselfAndTellsItsListeners() throws Exception {
+        try (TestCluster cluster = TestCluster.create(dir, 1)) {
+            java.util.concurrent.atomic.AtomicInteger changes = new java.util.concurrent.atomic.AtomicInteger();
+            ClusterNode solo = cluster.start("n1");
+            solo.onChange(changes::incrementAndGet);
+            ClusterNode leader = cluster.awaitWritableLeader(Duration.ofSeconds(20));
+            leader.store().write(put("solo", "1")).get(10, TimeUnit.SECONDS);
+            assertThat(text(cluster.innerStore("n1").get(Keyspace.MESSAGES, bytes("solo")))).isEqualTo("1");
+            ClusterStatus status = leader.status();
+            assertThat(status.nodeId()).isEqualTo("n1");
+            assertThat(status.groups()).singleElement().satisfies(g -> {
+                assertThat(g.role()).isEqualTo(ClusterStatus.Role.LEADER);
+                assertThat(g.leader()).isEqualTo("n1");
+            });
+            TestCluster.awaitTrue(Duration.ofSeconds(5), () -> changes.get() > 0, () -> "no change reported");
+        }
+    }
+
+    @Test
     void withoutAMajorityAWriteNeverCompletesAndThenFailsWithNothingApplied() throws Exception {
         try (TestCluster cluster = TestCluster.start(dir, 3)) {
             ClusterNode leader = cluster.awaitWritableLeader(Duration.ofSeconds(20));

@@ -56,13 +56,42 @@ final class TestCluster implements AutoCloseable {
         return c;
     }
 
-    static TestCluster start(Path root, int size) throws IOException {
+    /** Creates the addresses of {@code size} nodes without starting any ({@link #start(String)} each). */
+    static TestCluster create(Path root, int size) throws IOException {
         TestCluster c = new TestCluster(root, size);
+        c.writePeers();
+        return c;
+    }
+
+    private void writePeers() throws IOException {
         StringBuilder b = new StringBuilder();
-        for (ClusterConfig.Peer p : c.peers) {
+        for (ClusterConfig.Peer p : peers) {
             b.append(b.length() == 0 ? "" : ",").append(p.id()).append(':').append(p.host()).append(':').append(p.port());
         }
         java.nio.file.Files.writeString(root.resolve("peers"), b.toString());
+    }
+
+    /**
+     * Writes {@code batch} on whichever node is the writable leader until one acknowledges it (a
+     * leader change on a loaded machine fails writes; a retried put is idempotent).
+     */
+    void writeAcknowledged(StoreBatch batch) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            ClusterNode leader = awaitWritableLeader(Duration.ofSeconds(30));
+            try {
+                leader.store().write(batch).get(20, java.util.concurrent.TimeUnit.SECONDS);
+                return;
+            } catch (Exception e) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no leader acknowledged the write", e);
+                }
+            }
+        }
+    }
+
+    static TestCluster start(Path root, int size) throws IOException {
+        TestCluster c = create(root, size);
         for (ClusterConfig.Peer p : c.peers) {
             c.start(p.id());
         }
