@@ -230,6 +230,11 @@ final class DefaultSqsService implements SqsService, ServiceView {
     }
 
     @Override
+    public void fence(String why) {
+        fence.fence(new StoreRecovery.Fenced(why));
+    }
+
+    @Override
     public int beginStop() {
         int answered = 0;
         for (Shard shard : shards) {

@@ -42,6 +42,19 @@ public interface SqsService extends AutoCloseable {
     default void startTimers() {
     }
 
+    /**
+     * Stops every command now, as a failed store write does: each call gets 503 ServiceUnavailable,
+     * parked long polls are answered 503, and the recovery then waits for the store's
+     * {@link io.hikyaku.engine.store.Store#resume() resume} and reloads the state from the store before
+     * commands pass again. A cluster node fences its service while it is not the ready leader
+     * ({@code why} says so in the log). No-op when already fenced.
+     *
+     * @throws UnsupportedOperationException when this service cannot be fenced
+     */
+    default void fence(String why) {
+        throw new UnsupportedOperationException("this service cannot be fenced");
+    }
+
     /** Stops timers and closes the store. */
     @Override
     void close();

@@ -89,8 +89,13 @@ final class StoreRecovery {
 
     /** One recovery from {@code cause}; false if stopped first. */
     private boolean recover(StoreException cause) {
-        LOG.error("storage write failed ({}); every request now gets 503 ServiceUnavailable until the store "
-                + "accepts writes again, then the state is reloaded from the store", cause.getMessage());
+        if (cause instanceof Fenced) { // a cluster node that does not lead: expected, not a failure
+            LOG.info("{}; this node's engine answers 503 ServiceUnavailable until the store accepts writes again, "
+                    + "then the state is reloaded from the store", cause.getMessage());
+        } else {
+            LOG.error("storage write failed ({}); every request now gets 503 ServiceUnavailable until the store "
+                    + "accepts writes again, then the state is reloaded from the store", cause.getMessage());
+        }
         for (ShardHost shard : shards) {
             if (!await(shard.failWaiters(EngineGate.unavailable()))) {
                 return false;
@@ -128,12 +133,24 @@ final class StoreRecovery {
                 continue;
             }
             held.forEach(Runnable::run);
-            LOG.warn("storage recovered after {} ms: state reloaded from the store, serving again{}",
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
-                    held.isEmpty() ? "" : " (" + held.size() + " answers held since a failed fsync given)");
+            if (cause instanceof Fenced) {
+                LOG.info("store resumed after {} ms: state reloaded from the store, this node's engine serves",
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            } else {
+                LOG.warn("storage recovered after {} ms: state reloaded from the store, serving again{}",
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
+                        held.isEmpty() ? "" : " (" + held.size() + " answers held since a failed fsync given)");
+            }
             return true;
         }
         return false;
+    }
+
+    /** The cause of a fence the service was asked to put up ({@link SqsService#fence}), not a failed write. */
+    static final class Fenced extends StoreException {
+        Fenced(String why) {
+            super(why);
+        }
     }
 
     /** Waits for a step on a shard's applier; false if interrupted (stopping); rethrows its failure. */

@@ -115,6 +115,8 @@ public final class HikyakuServer implements AutoCloseable {
     private long beganNanos;
     /** Connection limits and what is counted against them, shared by the listeners. */
     private ConnectionGuards connectionGuards;
+    /** This node's part of a replicated cluster; null for a single node. */
+    private io.hikyaku.server.cluster.ClusterMode clusterMode;
 
     private HikyakuServer(ServerConfig config, SecurityConfig security, SqsService service, StoreHealth storeHealth, Backups backups,
                           RocksDbStore rocks) {
@@ -190,11 +192,25 @@ public final class HikyakuServer implements AutoCloseable {
 
     /** As {@link #start(ServerConfig, SecurityConfig)}, holding connections to {@code limits}. */
     public static HikyakuServer start(ServerConfig config, SecurityConfig security, ConnectionLimits limits) {
+        return start(config, security, limits, io.hikyaku.server.cluster.ClusterSettings.NONE);
+    }
+
+    /**
+     * As {@link #start(ServerConfig, SecurityConfig, ConnectionLimits)}; with {@code cluster} enabled,
+     * as a node of a replicated cluster ({@link io.hikyaku.server.cluster.ClusterMode}).
+     */
+    public static HikyakuServer start(ServerConfig config, SecurityConfig security, ConnectionLimits limits,
+                                      io.hikyaku.server.cluster.ClusterSettings cluster) {
         long began = System.nanoTime();
         java.net.InetSocketAddress address = ListenAddress.resolve(config.host(), config.port()); // a typo'd host first
         security.checkExposure(config.host());
+        if (cluster.enabled() || cluster.nodeId() != null) {
+            io.hikyaku.server.cluster.ClusterMode.check(config, cluster); // before anything is opened
+        }
         ListenAddress.checkFree(config.host(), address);
-        OpenedStore store = StoreOpener.open(config);
+        io.hikyaku.server.cluster.ClusterMode clusterMode = cluster.enabled()
+                ? io.hikyaku.server.cluster.ClusterMode.start(config, cluster) : null;
+        OpenedStore store = clusterMode != null ? clusterMode.openedStore() : StoreOpener.open(config);
         SqsService service;
         java.util.List<io.hikyaku.journal.JournalWriter> journals = new java.util.ArrayList<>();
         try {
@@ -213,13 +229,20 @@ public final class HikyakuServer implements AutoCloseable {
         } catch (RuntimeException e) {
             journals.forEach(io.hikyaku.journal.JournalWriter::close);
             store.health().close();
+            if (clusterMode != null) {
+                clusterMode.close();
+            }
             throw e;
+        }
+        if (clusterMode != null) {
+            clusterMode.govern(service); // fenced until this node is the ready leader
         }
         Backups backups = store.backups() == null ? null : target -> {
             store.backups().checkpoint(target);
             FileMappingStore.copyInto(config.dataDir(), target); // push delivery's mappings live beside the store
         };
-        return start(began, config, security, Codecs.standard(), service, store.health(), backups, store.rocks(), limits);
+        return start(began, config, security, Codecs.standard(), service, store.health(), backups, store.rocks(), limits,
+                clusterMode);
     }
 
     /**
@@ -239,13 +262,17 @@ public final class HikyakuServer implements AutoCloseable {
 
     /** Starts serving {@code service} (which the server then owns and closes) through {@code codec}. */
     public static HikyakuServer start(ServerConfig config, ProtocolCodec codec, SqsService service) {
-        return start(System.nanoTime(), config, null, codec, service, null, null, null, ConnectionLimits.DEFAULTS);
+        return start(System.nanoTime(), config, null, codec, service, null, null, null, ConnectionLimits.DEFAULTS, null);
     }
 
     private static HikyakuServer start(long began, ServerConfig config, SecurityConfig security, ProtocolCodec codec,
                                        SqsService service, StoreHealth storeHealth, Backups backups, RocksDbStore rocks,
-                                       ConnectionLimits limits) {
+                                       ConnectionLimits limits, io.hikyaku.server.cluster.ClusterMode clusterMode) {
         HikyakuServer server = new HikyakuServer(config, security, service, storeHealth, backups, rocks);
+        server.clusterMode = clusterMode;
+        if (clusterMode != null && server.metrics != null) {
+            clusterMode.bindMetrics(server.metrics.registry());
+        }
         server.connectionGuards = ConnectionGuards.of(limits, security != null && security.auth() == AuthMode.SIGV4,
                 config.maxBodyBytes(), config.clock());
         server.beganNanos = began;
@@ -254,14 +281,16 @@ public final class HikyakuServer implements AutoCloseable {
             // before the port answers at all, so no client ever sees QueueDoesNotExist for them.
             new QueueBootstrap(service, config.accountId(), config.region(), bootstrapBaseUrl(config))
                     .createAll(config.queues());
-            server.startPush();
-            server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
-                    config.region());
-            boolean keysInMemory = config.storage() == StorageMode.MEMORY; // memory: an ephemeral master key, no env read
-            server.kms = io.hikyaku.kms.KmsService.start(keysInMemory ? null : config.dataDir(),
-                    keysInMemory ? null : io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment(), config.region(), config.clock());
-            server.scheduler = io.hikyaku.scheduler.SchedulerService.start(server.service,
-                    config.storage() == StorageMode.MEMORY ? null : config.dataDir(), config.region(), config.clock());
+            if (clusterMode == null) { // their state is node-local: a cluster refuses them (ClusterRefusals)
+                server.startPush();
+                server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
+                        config.region());
+                boolean keysInMemory = config.storage() == StorageMode.MEMORY; // memory: an ephemeral master key, no env read
+                server.kms = io.hikyaku.kms.KmsService.start(keysInMemory ? null : config.dataDir(),
+                        keysInMemory ? null : io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment(), config.region(), config.clock());
+                server.scheduler = io.hikyaku.scheduler.SchedulerService.start(server.service,
+                        config.storage() == StorageMode.MEMORY ? null : config.dataDir(), config.region(), config.clock());
+            }
             server.bind(codec);
             service.startTimers(); // a stored backlog's page-ins and counting wait until the port is open
             if (server.cloudWatch != null) {
@@ -294,6 +323,7 @@ public final class HikyakuServer implements AutoCloseable {
             admin = new AdminEndpoint(adminFile.token(), backups, adminWorker);
         }
         StoreHealth health = storeHealth;
+        io.hikyaku.server.cluster.ClusterMode node = clusterMode; // a node that does not lead: its refused writes are no store problem
         List<RequestObserver> observers = new ArrayList<>();
         if (metrics != null) { // off: no observer, so requests build no Exchange at all
             observers.add(metrics.requests());
@@ -311,7 +341,7 @@ public final class HikyakuServer implements AutoCloseable {
         this.metricsEndpoint = new MetricsEndpoint(metrics, security == null ? AuthMode.NONE : security.auth(),
                 security == null ? null : MetricsEndpoint.readToken(security.metricsTokenFile()));
         RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving,
-                () -> health == null ? null : health.problem() != null ? health.problem()
+                () -> health == null || (node != null && !node.isReadyLeader()) ? null : health.problem() != null ? health.problem()
                         : rocks == null ? null : rocks.corruption(), admin, authentication).observe(metrics, observers, Version.current())
                 .cloudWatch(cloudWatch).metricsEndpoint(metricsEndpoint).authorizeOn(authorizations)
                 .crossOrigin(security != null && security.auth() == io.hikyaku.identity.AuthMode.NONE
@@ -320,6 +350,9 @@ public final class HikyakuServer implements AutoCloseable {
                 .sns(() -> sns == null ? null : sns.api())
                 .kms(() -> kms == null ? null : kms.api())
                 .scheduler(() -> scheduler == null ? null : scheduler.api());
+        if (clusterMode != null) {
+            dispatcher.cluster(clusterMode.routing(cloudWatch == null ? null : cloudWatch::accepts, config.maxBodyBytes()));
+        }
         SslContext tls = security != null && security.tls() ? Tls.serverContext(security.tlsCert(), security.tlsKey()) : null;
         boolean tlsOnMainPort = tls != null && security.tlsPort() == null;
         listener = listen(dispatcher, tlsOnMainPort ? tls : null, config.port());
@@ -540,6 +573,9 @@ public final class HikyakuServer implements AutoCloseable {
                 service.close();
             } catch (RuntimeException e) {
                 LOG.warn("Closing the service failed", e);
+            }
+            if (clusterMode != null) {
+                clusterMode.close(); // after the service: its last writes have settled
             }
             state.channels().close().awaitUninterruptibly(2, TimeUnit.SECONDS);
             acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

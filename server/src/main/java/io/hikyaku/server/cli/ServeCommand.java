@@ -11,6 +11,7 @@ import io.hikyaku.server.LogFormat;
 import io.hikyaku.server.MemoryBudget;
 import io.hikyaku.server.logging.LogSetup;
 import io.hikyaku.server.SecurityConfig;
+import io.hikyaku.server.cluster.ClusterSettings;
 import io.hikyaku.server.config.ConfigException;
 import io.hikyaku.server.config.ConnectionSettings;
 import io.hikyaku.server.http.ConnectionLimits;
@@ -80,7 +81,11 @@ final class ServeCommand implements Subcommand {
             valued("request-head-timeout", "SECONDS", "Time a client has to send a request line and headers; then the "
                     + "connection is closed (default 20; env HIKYAKU_REQUEST_HEAD_TIMEOUT)."),
             valued("request-body-timeout", "SECONDS", "Time a client has to send a request body once its head has "
-                    + "arrived (default 120; env HIKYAKU_REQUEST_BODY_TIMEOUT)."));
+                    + "arrived (default 120; env HIKYAKU_REQUEST_BODY_TIMEOUT)."),
+            valued("node-id", "ID", "This node's id among the --cluster peers (env HIKYAKU_NODE_ID)."),
+            valued("cluster", "PEERS", "Run as a node of a replicated cluster: every member's id and Raft address, "
+                    + "e.g. n1=10.0.0.1:9601,n2=10.0.0.2:9601,n3=10.0.0.3:9601 (needs --storage rocksdb and --node-id; "
+                    + "env HIKYAKU_CLUSTER; see docs/operations.md \"Cluster\")."));
 
     private final Map<String, String> env;
 
@@ -217,13 +222,30 @@ final class ServeCommand implements Subcommand {
         return ConnectionSettings.layered(fromFile, environment, given).applyTo(ConnectionLimits.DEFAULTS);
     }
 
+    /** The cluster settings {@code args}, the config file and the environment add up to (NONE: a single node). */
+    ClusterSettings resolveCluster(String... args) {
+        return resolveCluster(Flags.parse(OPTIONS, args));
+    }
+
+    private ClusterSettings resolveCluster(Flags flags) {
+        Path configFile = flags.path("config");
+        String fromEnv = env.get("HIKYAKU_CONFIG");
+        if (configFile == null && fromEnv != null && !fromEnv.isEmpty()) {
+            configFile = Path.of(fromEnv);
+        }
+        ConfigFile file = configFile == null ? ConfigFile.EMPTY : ConfigFile.load(configFile);
+        ClusterSettings given = new ClusterSettings(flags.string("node-id"), flags.string("cluster"));
+        return given.over(ClusterSettings.fromEnvironment(env).over(file.cluster()));
+    }
+
     @Override
     public int run(Flags flags, PrintWriter out) throws InterruptedException {
         ServerConfig config = resolveConfig(flags);
         LogSetup.apply(config.logFormat(), config.accessLog());
         SecurityConfig security = resolveSecurity(flags);
         ConnectionLimits limits = resolveConnectionLimits(flags);
-        HikyakuServer server = HikyakuServer.start(config, security, limits);
+        ClusterSettings cluster = resolveCluster(flags);
+        HikyakuServer server = HikyakuServer.start(config, security, limits, cluster);
         ReloadSignal.install(new IdentityReload(flags.path("config"), env::get, server));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             out.println("hikyaku stopping: answering parked long polls, finishing requests in flight");
@@ -242,6 +264,7 @@ final class ServeCommand implements Subcommand {
                 + (config.indexWindow() != ServerConfig.DEFAULT_INDEX_WINDOW ? ", index window " + config.indexWindow() : "")
                 + (config.journal() != null ? ", journal " + config.journal()
                         + (config.engineShards() > 1 ? ".shard-*-of-" + config.engineShards() : "") : "")
+                + (cluster.enabled() ? ", cluster node " + cluster.nodeId() : "")
                 + ", auth " + security.auth().name().toLowerCase(Locale.ROOT) + ")");
         out.flush();
         server.awaitTermination();

@@ -35,17 +35,24 @@ import org.yaml.snakeyaml.representer.Representer;
  * @param connections the server section's connection limits
  */
 public record ConfigFile(Settings settings, List<QueueDefinition> queues, SecuritySettings security, Object accounts,
-                         PushConfig push, SamTemplates sam, ConnectionSettings connections) {
+                         PushConfig push, SamTemplates sam, ConnectionSettings connections,
+                         io.hikyaku.server.cluster.ClusterSettings cluster) {
 
     public static final ConfigFile EMPTY = new ConfigFile(Settings.NONE, List.of());
 
     private static final Set<String> TOP_KEYS = Set.of("server", "queues", "accounts", "functions", "eventSourceMappings",
-            "samTemplates");
+            "samTemplates", "cluster");
     private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
             "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog", "cooldowns",
             "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics", "engineShards", "allowedHosts", "metricsTokenFile",
             "maxConnections", "maxConnectionsPerAddress", "requestHeadTimeout", "requestBodyTimeout");
     private static final Set<String> QUEUE_KEYS = Set.of("name", "attributes", "tags", "deadLetterQueue", "maxReceiveCount", "account");
+
+    /** Without a cluster section. */
+    public ConfigFile(Settings settings, List<QueueDefinition> queues, SecuritySettings security, Object accounts,
+                      PushConfig push, SamTemplates sam, ConnectionSettings connections) {
+        this(settings, queues, security, accounts, push, sam, connections, io.hikyaku.server.cluster.ClusterSettings.NONE);
+    }
 
     public ConfigFile(Settings settings, List<QueueDefinition> queues, SecuritySettings security, Object accounts,
                       PushConfig push, SamTemplates sam) {
@@ -106,7 +113,8 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
         return new ConfigFile(settings, queues, security, top.get("accounts"), push,
                 samTemplates(source, top.get("samTemplates"), top.get("functions"), directory),
                 top.get("server") == null ? ConnectionSettings.NONE
-                        : ConnectionSettings.fromServerSection(source + ": server", map(source + ": server", top.get("server"))));
+                        : ConnectionSettings.fromServerSection(source + ": server", map(source + ": server", top.get("server"))),
+                io.hikyaku.server.cluster.ClusterSettings.fromFile(source + ": cluster", top.get("cluster")));
     }
 
     /** The template paths, and which functions have no timeoutSeconds (a template's Timeout may fill it in). */

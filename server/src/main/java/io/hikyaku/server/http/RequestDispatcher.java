@@ -174,6 +174,29 @@ public final class RequestDispatcher {
 
     /** @param peer the client's IP address (for the access log and the active-consumer count), or null */
     public InFlight dispatch(HttpRequestData raw, String requestId, Executor encoder, boolean fromThisHost, String peer) {
+        return dispatch(raw, requestId, encoder, fromThisHost, peer, false);
+    }
+
+    /**
+     * Serves a request another cluster node forwarded here, as if it had arrived here; never forwards
+     * it again (this node's service refuses it while it is not the ready leader).
+     */
+    public InFlight dispatchForwarded(HttpRequestData raw, String requestId, Executor encoder, String peer) {
+        return dispatch(raw, requestId, encoder, false, peer, true);
+    }
+
+    /** In cluster mode: where API requests are served ({@link ClusterRouting}). Call before serving. */
+    public RequestDispatcher cluster(io.hikyaku.server.cluster.ClusterRouting routing) {
+        this.cluster = routing;
+        routing.attach(this);
+        return this;
+    }
+
+    /** Cluster mode's routing; null: a single node. */
+    private io.hikyaku.server.cluster.ClusterRouting cluster;
+
+    private InFlight dispatch(HttpRequestData raw, String requestId, Executor encoder, boolean fromThisHost, String peer,
+                              boolean forwarded) {
         if (isRoot(raw)) {
             return done(root());
         }
@@ -198,6 +221,12 @@ public final class RequestDispatcher {
                         "{\"error\":\"no admin endpoint (storage memory)\"}".getBytes(StandardCharsets.UTF_8)));
             }
             return new InFlight(admin.handle(raw, fromThisHost), null);
+        }
+        if (cluster != null && !forwarded) {
+            InFlight elsewhere = cluster.route(raw, requestId);
+            if (elsewhere != null) {
+                return elsewhere;
+            }
         }
         long start = observers.isEmpty() ? 0 : System.nanoTime(); // only observers read it
         RequestContext caller = null;
@@ -469,6 +498,9 @@ public final class RequestDispatcher {
         } else {
             status = 200;
             body = "{\"status\":\"ok\"}";
+        }
+        if (cluster != null) {
+            body = io.hikyaku.server.cluster.ClusterHealth.addTo(body, cluster.health());
         }
         return new HttpResponseData(status, JSON, body.getBytes(StandardCharsets.UTF_8));
     }

@@ -1,0 +1,101 @@
+package io.hikyaku.cluster;
+
+import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.rpc.SupportedRpcType;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Every Ratis setting Hikyaku relies on, set explicitly (docs and code defaults of Ratis differ in
+ * places: raft-cluster.md §1.11 item 8). Starting values from raft-cluster.md §4.8.
+ */
+final class RaftSettings {
+
+    /** Election timeouts: GC headroom on small shared machines (Ratis defaults 150/300 ms). */
+    static final long RPC_TIMEOUT_MIN_MS = 500;
+    static final long RPC_TIMEOUT_MAX_MS = 1000;
+    /** One entry (and one AppendEntries payload) at most; the store packs entries to 2 MiB. */
+    static final SizeInBytes APPENDER_BUFFER_BYTE_LIMIT = SizeInBytes.valueOf("4MB");
+    /** Must exceed the appender buffer limit + 8, or the server refuses to start. */
+    static final SizeInBytes LOG_WRITE_BUFFER_SIZE = SizeInBytes.valueOf("8MB");
+    /** gRPC frames: a 4 MB AppendEntries, a forwarded request up to a few MB, with room to spare. */
+    static final SizeInBytes GRPC_MESSAGE_SIZE_MAX = SizeInBytes.valueOf("16MB");
+    /** Forwarded requests include long polls (up to 20 s wait plus handling). */
+    static final TimeDuration FORWARD_REQUEST_TIMEOUT = TimeDuration.valueOf(30, TimeUnit.SECONDS);
+
+    private RaftSettings() {}
+
+    /** Server properties for the node listening on {@code port}, its Raft storage in {@code raftDir}. */
+    static RaftProperties server(Path raftDir, String host, int port) {
+        RaftProperties p = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+        GrpcConfigKeys.Server.setHost(p, host);
+        GrpcConfigKeys.Server.setPort(p, port);
+        GrpcConfigKeys.setMessageSizeMax(p, GRPC_MESSAGE_SIZE_MAX);
+        GrpcConfigKeys.Server.setLeaderOutstandingAppendsMax(p, 8);
+        // Heartbeats on the append channel: with a separate heartbeat channel a follower that started
+        // after the leader (empty log) was seen answering INCONSISTENCY to heartbeats forever and never
+        // receiving the log (RATIS-2242, RATIS-2523; seen here in FailoverTest with 3.3.0).
+        GrpcConfigKeys.Server.setHeartbeatChannel(p, false);
+        RaftServerConfigKeys.setStorageDir(p, List.of(raftDir.toFile()));
+
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(RPC_TIMEOUT_MIN_MS, TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(RPC_TIMEOUT_MAX_MS, TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(p, TimeDuration.valueOf(RPC_TIMEOUT_MIN_MS, TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(p, TimeDuration.valueOf(RPC_TIMEOUT_MAX_MS, TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(3, TimeUnit.SECONDS));
+        RaftServerConfigKeys.LeaderElection.setPreVote(p, true);
+
+        // Reads: linearizable ReadIndex with a leader lease (the code default of the lease is off).
+        RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
+        RaftServerConfigKeys.Read.setTimeout(p, FORWARD_REQUEST_TIMEOUT);
+
+        // The log is the durable record: fsynced, never unsafe, async flush off until tested.
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("32MB"));
+        RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf("4MB"));
+        RaftServerConfigKeys.Log.setForceSyncNum(p, 128);
+        RaftServerConfigKeys.Log.setAsyncFlushEnabled(p, false);
+        RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, false);
+        RaftServerConfigKeys.Log.setWriteBufferSize(p, LOG_WRITE_BUFFER_SIZE);
+        RaftServerConfigKeys.Log.setCorruptionPolicy(p, RaftServerConfigKeys.Log.CorruptionPolicy.EXCEPTION);
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, APPENDER_BUFFER_BYTE_LIMIT);
+        RaftServerConfigKeys.Log.Appender.setBufferElementLimit(p, 0);
+        RaftServerConfigKeys.Log.Appender.setWaitTimeMin(p, TimeDuration.valueOf(0, TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
+        RaftServerConfigKeys.Write.setElementLimit(p, 4096);
+        RaftServerConfigKeys.Write.setByteLimit(p, SizeInBytes.valueOf("64MB"));
+
+        // Retries within the cache's life are answered from it, never applied twice (RATIS-1873).
+        RaftServerConfigKeys.RetryCache.setExpiryTime(p, TimeDuration.valueOf(5, TimeUnit.MINUTES));
+
+        // No snapshots yet (CLUSTER.md): the RocksDB store is the state, the log is kept whole.
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, false);
+        RaftServerConfigKeys.Snapshot.setTriggerWhenStopEnabled(p, false);
+        RaftServerConfigKeys.Snapshot.setTriggerWhenRemoveEnabled(p, false);
+        return p;
+    }
+
+    /** Client properties for forwarding requests to the leader (read-only queries, long polls included). */
+    static RaftProperties client() {
+        RaftProperties p = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+        GrpcConfigKeys.setMessageSizeMax(p, GRPC_MESSAGE_SIZE_MAX);
+        RaftClientConfigKeys.Rpc.setRequestTimeout(p, FORWARD_REQUEST_TIMEOUT);
+        RaftClientConfigKeys.Async.setOutstandingRequestsMax(p, 1000);
+        return p;
+    }
+
+    static List<File> storage(Path raftDir) {
+        return List.of(raftDir.toFile());
+    }
+}

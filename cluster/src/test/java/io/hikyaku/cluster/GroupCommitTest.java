@@ -1,0 +1,66 @@
+package io.hikyaku.cluster;
+
+import io.hikyaku.engine.store.Keyspace;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static io.hikyaku.cluster.TestCluster.bytes;
+import static io.hikyaku.cluster.TestCluster.put;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class GroupCommitTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void concurrentWritersShareEntries() throws Exception {
+        int writers = 32;
+        int perWriter = 60;
+        try (TestCluster cluster = TestCluster.start(dir, 3)) {
+            ClusterNode leader = cluster.awaitWritableLeader(Duration.ofSeconds(20));
+            ClusterStats before = leader.stats();
+            List<Thread> threads = new ArrayList<>();
+            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            long start = System.nanoTime();
+            for (int w = 0; w < writers; w++) {
+                int writer = w;
+                Thread t = new Thread(() -> {
+                    try {
+                        for (int i = 0; i < perWriter; i++) {
+                            // each writer waits for its batch before the next, like a request thread
+                            leader.store().write(put("w" + writer + "." + i, "x".repeat(200))).get(20, TimeUnit.SECONDS);
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                });
+                threads.add(t);
+                t.start();
+            }
+            for (Thread t : threads) {
+                t.join(120_000);
+            }
+            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(failures).isEmpty();
+            ClusterStats after = leader.stats();
+            long entries = after.entriesProposed() - before.entriesProposed();
+            long batches = after.batchesProposed() - before.batchesProposed();
+            double perEntry = (double) batches / entries;
+            System.out.printf("group commit: %d batches from %d writers in %d entries: %.1f batches per entry (max %d), %d ms, %.0f batches/s%n",
+                    batches, writers, entries, perEntry, after.maxBatchesPerEntry(), elapsedMs, batches * 1000.0 / elapsedMs);
+            assertThat(batches).isEqualTo((long) writers * perWriter);
+            assertThat(perEntry).isGreaterThan(1.0);
+            cluster.awaitConverged(Duration.ofSeconds(20));
+            for (ClusterNode n : cluster.running()) {
+                assertThat(cluster.innerStore(n.config().nodeId()).get(Keyspace.MESSAGES, bytes("w31." + (perWriter - 1)))).isNotNull();
+            }
+        }
+    }
+}
