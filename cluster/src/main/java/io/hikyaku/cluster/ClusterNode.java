@@ -180,6 +180,20 @@ public final class ClusterNode implements AutoCloseable {
         stateMachine.serveForwarded(Objects.requireNonNull(handler, "handler"));
     }
 
+    /**
+     * Asks the current leader to hand leadership to {@code nodeId} (a rolling restart; and the way out
+     * of a Ratis 3.3.0 bug where a leader stops sending the log to a follower whose disks were replaced:
+     * a new leader starts from fresh follower state, CLUSTER.md). Blocks up to {@code timeout}; throws
+     * IOException if the transfer failed.
+     */
+    public void transferLeadership(String nodeId, Duration timeout) throws IOException {
+        RaftClientReply reply = forwarder.admin().transferLeadership(RaftPeerId.valueOf(nodeId), timeout.toMillis());
+        if (!reply.isSuccess()) {
+            throw new IOException("leadership transfer to " + nodeId + " failed: "
+                    + (reply.getException() != null ? reply.getException().getMessage() : reply));
+        }
+    }
+
     /** Node id and, for the one group, its id, this node's role and the leader's node id (null if unknown). */
     public ClusterStatus status() {
         DivisionInfo info = info();
