@@ -70,6 +70,8 @@ public final class ClusterNode implements AutoCloseable {
     private final RaftClient forwarder;
     private final java.util.concurrent.ScheduledExecutorService watcher;
     private volatile String lastSeen = "";
+    /** Watcher thread only: hands leadership on when a follower is stuck (a Ratis 3.3.0 bug). */
+    private final StuckFollowerWatchdog watchdog = new StuckFollowerWatchdog();
     private volatile boolean closed;
 
     private ClusterNode(ClusterConfig config, Path raftDir, Store inner) throws IOException {
@@ -125,6 +127,7 @@ public final class ClusterNode implements AutoCloseable {
         }
         // Role changes without a Ratis event (a follower that lost its leader) are seen by polling.
         node.watcher.scheduleWithFixedDelay(node::changed, 200, 200, TimeUnit.MILLISECONDS);
+        node.watcher.scheduleWithFixedDelay(node::watchFollowers, 1, 1, TimeUnit.SECONDS);
         LOG.info("cluster node {} started: Raft on {}, members {}", config.nodeId(), config.self().address(),
                 config.peers().stream().map(p -> p.id() + "=" + p.address()).toList());
         return node;
@@ -294,6 +297,49 @@ public final class ClusterNode implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warn("cluster change listener failed", e);
             }
+        }
+    }
+
+    /**
+     * On the leader, once a second: a follower that answers but whose match index stays behind (the
+     * Ratis 3.3.0 bug in {@link StuckFollowerWatchdog}) makes this node hand leadership to another
+     * follower, on a thread of its own (the transfer blocks for up to 10 s).
+     */
+    private void watchFollowers() {
+        if (closed) {
+            return;
+        }
+        try {
+            DivisionInfo info = info();
+            if (info == null || !info.isLeader()) {
+                watchdog.reset();
+                return;
+            }
+            List<RaftProtos.ServerRpcProto> rpcs = info.getRoleInfoProto().getLeaderInfo().getFollowerInfoList();
+            long[] match = info.getFollowerMatchIndices();
+            if (match == null || match.length != rpcs.size()) {
+                return;
+            }
+            List<StuckFollowerWatchdog.Follower> followers = new java.util.ArrayList<>();
+            for (int i = 0; i < match.length; i++) {
+                followers.add(new StuckFollowerWatchdog.Follower(rpcs.get(i).getId().getId().toStringUtf8(),
+                        match[i], rpcs.get(i).getLastRpcElapsedTimeMs()));
+            }
+            watchdog.round(System.currentTimeMillis(), info.getLastAppliedIndex(), followers).ifPresent(target -> {
+                LOG.warn("a follower answers but does not receive the log (match indices {}, applied {}): "
+                        + "handing leadership to {} (Ratis 3.3.0 bug, cluster/CLUSTER.md)", followers, info.getLastAppliedIndex(), target);
+                Thread t = new Thread(() -> {
+                    try {
+                        transferLeadership(target, Duration.ofSeconds(10));
+                    } catch (IOException | RuntimeException e) {
+                        LOG.warn("leadership transfer to {} failed: {}", target, e.toString());
+                    }
+                }, "hikyaku-cluster-transfer");
+                t.setDaemon(true);
+                t.start();
+            });
+        } catch (RuntimeException e) {
+            LOG.warn("watching the followers failed", e);
         }
     }
 

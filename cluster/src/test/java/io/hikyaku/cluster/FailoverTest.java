@@ -79,7 +79,7 @@ class FailoverTest {
 
             // the old node, restarted from its directories, catches up
             ClusterNode back = cluster.start(oldLeader);
-            cluster.awaitConvergedTransferringIfStuck(oldLeader, Duration.ofSeconds(30));
+            cluster.awaitConvergedAfterRejoin(Duration.ofSeconds(30));
             assertThat(text(cluster.innerStore(oldLeader).get(Keyspace.MESSAGES, bytes("b19")))).isEqualTo("w");
             assertThat(back.isReadyLeader()).isFalse();
             System.out.println("converged: " + cluster.statuses() + cluster.digests());
@@ -100,7 +100,7 @@ class FailoverTest {
             }
             cluster.writeAcknowledged(put("after", "v")); // the two others are a majority
             ClusterNode fresh = cluster.start(follower);
-            cluster.awaitConvergedTransferringIfStuck(follower, Duration.ofSeconds(30));
+            cluster.awaitConvergedAfterRejoin(Duration.ofSeconds(30));
             assertThat(text(cluster.innerStore(follower).get(Keyspace.MESSAGES, bytes("after")))).isEqualTo("v");
             assertThat(fresh.stats().batchesApplied()).isGreaterThanOrEqualTo(31); // a retried write may commit twice
         }
@@ -117,7 +117,7 @@ class FailoverTest {
             }
             cluster.start("n3");
             cluster.writeAcknowledged(put("late", "v"));
-            cluster.awaitConvergedTransferringIfStuck("n3", Duration.ofSeconds(20));
+            cluster.awaitConvergedAfterRejoin(Duration.ofSeconds(20));
             assertThat(text(cluster.innerStore("n3").get(Keyspace.MESSAGES, bytes("early0")))).isEqualTo("v");
         }
     }
