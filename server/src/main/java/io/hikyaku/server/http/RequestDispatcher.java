@@ -199,6 +199,9 @@ public final class RequestDispatcher {
             }
             return new InFlight(admin.handle(raw, fromThisHost), null);
         }
+        if (io.hikyaku.sns.SnsLinks.isLink(raw) && sns.get() != null) { // SubscribeURL, UnsubscribeURL, SigningCertURL: unsigned, as at SNS
+            return done(sns.get().handleLink(raw));
+        }
         long start = observers.isEmpty() ? 0 : System.nanoTime(); // only observers read it
         RequestContext caller = null;
         String signingService = null;
