@@ -256,7 +256,8 @@ public final class HikyakuServer implements AutoCloseable {
                     .createAll(config.queues());
             server.startPush();
             server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
-                    config.region(), io.hikyaku.sns.OutboundAllowList.loopbackOnly(), config.advertisedUrl());
+                    config.region(), security == null ? io.hikyaku.sns.OutboundAllowList.loopbackOnly() : security.outboundAllowList(),
+                    config.advertisedUrl());
             boolean keysInMemory = config.storage() == StorageMode.MEMORY; // memory: an ephemeral master key, no env read
             server.kms = io.hikyaku.kms.KmsService.start(keysInMemory ? null : config.dataDir(),
                     keysInMemory ? null : io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment(), config.region(), config.clock());
