@@ -119,13 +119,24 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
 
     @Override
     public boolean park(HttpDelivery d, String reason) {
-        SnsTopics state = topics;
-        if (state == null || !d.messageType().equals("Notification")) {
+        if (!d.messageType().equals("Notification")) {
             return false; // a confirmation that cannot be delivered leaves the subscription pending, as at SNS
+        }
+        return parkBody(d.subscriptionArn(), new String(d.body(), StandardCharsets.UTF_8), null, null);
+    }
+
+    /**
+     * Sends {@code body} to the subscription's RedrivePolicy queue (same account, as SNS requires).
+     * @return false when the subscription has no DLQ, is gone, or the DLQ refuses (the message is then dropped)
+     */
+    boolean parkBody(String subscriptionArn, String body, String groupId, String deduplicationId) {
+        SnsTopics state = topics;
+        if (state == null) {
+            return false;
         }
         String redrive;
         try {
-            redrive = state.read(s -> s.subscriptionAttributes(d.subscriptionArn()).get("RedrivePolicy"));
+            redrive = state.read(s -> s.subscriptionAttributes(subscriptionArn).get("RedrivePolicy"));
         } catch (SnsException gone) {
             return false; // unsubscribed meanwhile
         }
@@ -145,7 +156,13 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
         }
         ObjectNode input = JSON.createObjectNode()
                 .put("QueueUrl", "http://hikyaku.internal/" + arn[4] + "/" + arn[5])
-                .put("MessageBody", new String(d.body(), StandardCharsets.UTF_8));
+                .put("MessageBody", body);
+        if (arn[5].endsWith(".fifo") && groupId != null) { // a FIFO topic's subscription has a FIFO DLQ
+            input.put("MessageGroupId", groupId);
+            if (deduplicationId != null) {
+                input.put("MessageDeduplicationId", deduplicationId);
+            }
+        }
         CallContext context = new CallContext(arn[4], region, "http://hikyaku.internal", null,
                 "sns-dlq-" + dlqRequests.incrementAndGet());
         try {

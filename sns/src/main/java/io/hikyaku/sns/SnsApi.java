@@ -104,6 +104,15 @@ public final class SnsApi {
         }
     }
 
+    /** The topic's Policy (the default one when none was set), or null when there is no such topic. */
+    public String topicPolicy(String topicArn) {
+        try {
+            return topics.read(s -> s.topicOrNull(topicArn) == null ? null : s.topicAttributes(topicArn).get("Policy"));
+        } catch (SnsException e) {
+            return null;
+        }
+    }
+
     public CompletableFuture<HttpResponseData> handle(HttpRequestData request, String accountId) {
         String requestId = uuids.get().toString();
         String action = "";

@@ -38,6 +38,8 @@ public final class SnsPublisher {
     private final SnsSigner signer;
     private final AtomicLong requestIds = new AtomicLong();
     private final HttpSubscribers http;
+    private final QueueDeliveryPolicy queuePolicy;
+    final AtomicLong deniedByQueuePolicy = new AtomicLong();
     final AtomicLong published = new AtomicLong();
     final AtomicLong delivered = new AtomicLong();
     final AtomicLong failed = new AtomicLong();
@@ -45,14 +47,15 @@ public final class SnsPublisher {
 
     /** Queues only: HTTP/S subscriptions are counted as failed notifications. */
     public SnsPublisher(SqsService sqs, String region) {
-        this(sqs, region, SnsSigner.generate(), null);
+        this(sqs, region, SnsSigner.generate(), null, new QueueDeliveryPolicy(false));
     }
 
-    SnsPublisher(SqsService sqs, String region, SnsSigner signer, HttpSubscribers http) {
+    SnsPublisher(SqsService sqs, String region, SnsSigner signer, HttpSubscribers http, QueueDeliveryPolicy queuePolicy) {
         this.sqs = sqs;
         this.region = region;
         this.signer = signer;
         this.http = http;
+        this.queuePolicy = queuePolicy;
     }
 
     SnsSigner signer() {
@@ -72,6 +75,7 @@ public final class SnsPublisher {
         out.put("NumberOfNotificationsDelivered", delivered.get() + httpDelivered);
         out.put("NumberOfNotificationsFailed", failed.get() + httpFailed);
         out.put("NumberOfNotificationsFilteredOut", filteredOut.get());
+        out.put("NotificationsDeniedByQueuePolicy", deniedByQueuePolicy.get());
         if (http != null) {
             out.putAll(http.counters());
         }
@@ -171,26 +175,72 @@ public final class SnsPublisher {
         } else if (!fifoTopic && m.groupId() != null) {
             input.put("MessageGroupId", m.groupId()); // a standard topic forwards the group to fair queues
         }
-        CallContext context = new CallContext(queueAccount, region, BASE_URL, null, "sns-" + requestIds.incrementAndGet());
-        CompletableFuture<ObjectNode> call;
-        try {
-            call = sqs.invoke(context, new ApiRequest("SendMessage", input, WireProtocol.JSON, true, "/"));
-        } catch (RuntimeException e) {
-            call = CompletableFuture.failedFuture(e);
+        String topicArn = m.topicArn();
+        if (!queuePolicy.enforced()) {
+            return sendMessage(queueAccount, input, t);
         }
-        return call.handle((out, error) -> {
+        ObjectNode read = JSON.createObjectNode().put("QueueUrl", input.get("QueueUrl").asText());
+        read.putArray("AttributeNames").add("Policy");
+        String policy;
+        try { // read here, not in a callback: a callback may run on the engine's thread, which must not call it again
+            policy = call(queueAccount, "GetQueueAttributes", read).join().path("Attributes").path("Policy").asText(null);
+        } catch (RuntimeException e) {
+            return clientSideFailure(e, t, input);
+        }
+        if (!queuePolicy.allows(topicArn, t.endpoint(), policy)) {
+            deniedByQueuePolicy.incrementAndGet();
+            failed.incrementAndGet();
+            park(t, input);
+            return CompletableFuture.completedFuture(null);
+        }
+        return sendMessage(queueAccount, input, t);
+    }
+
+    private CompletableFuture<ObjectNode> call(String account, String action, ObjectNode input) {
+        CallContext context = new CallContext(account, region, BASE_URL, null, "sns-" + requestIds.incrementAndGet());
+        try {
+            return sqs.invoke(context, new ApiRequest(action, input, WireProtocol.JSON, true, "/"));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private CompletableFuture<Void> sendMessage(String queueAccount, ObjectNode input, Target t) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        call(queueAccount, "SendMessage", input).whenComplete((out, error) -> {
             if (error == null) {
                 delivered.incrementAndGet();
-                return null;
+                done.complete(null);
+                return;
             }
-            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-                    ? error.getCause() : error;
-            failed.incrementAndGet();
-            if (cause instanceof ApiException api && isClientSide(api.errorType())) {
-                return null; // a missing or refusing queue: AWS counts the failure and the publish stands
-            }
-            throw new java.util.concurrent.CompletionException(cause);
+            clientSideFailure(error, t, input).whenComplete((v, e) -> {
+                if (e == null) {
+                    done.complete(null);
+                } else {
+                    done.completeExceptionally(e);
+                }
+            });
         });
+        return done;
+    }
+
+    /** A missing or refusing queue: counted, parked in the subscription's DLQ if any, the publish stands (as at AWS). */
+    private CompletableFuture<Void> clientSideFailure(Throwable error, Target t, ObjectNode input) {
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+        failed.incrementAndGet();
+        if (cause instanceof ApiException api && isClientSide(api.errorType())) {
+            park(t, input);
+            return CompletableFuture.completedFuture(null);
+        }
+        return CompletableFuture.failedFuture(cause);
+    }
+
+    private void park(Target t, ObjectNode input) {
+        if (http != null) {
+            http.parkBody(t.subscriptionArn(), input.path("MessageBody").asText(),
+                    input.path("MessageGroupId").asText(null), input.path("MessageDeduplicationId").asText(null));
+        }
     }
 
     private static boolean isClientSide(String errorType) {

@@ -23,22 +23,23 @@ public final class SnsService implements AutoCloseable {
 
     /** @param dataDir the server's data dir, or null for {@code --storage memory} */
     public static SnsService start(SqsService sqs, Path dataDir, String region) {
-        return start(sqs, dataDir, region, OutboundAllowList.loopbackOnly(), null);
+        return start(sqs, dataDir, region, OutboundAllowList.loopbackOnly(), null, false);
     }
 
     /**
      * @param allow where HTTP/S subscriptions may be delivered ({@code --outbound-allow})
      * @param advertisedUrl the base of SubscribeURL, UnsubscribeURL and SigningCertURL; null = each request's Host
+     * @param enforcePolicies {@code --auth sigv4}: target queues' policies decide deliveries (QueueDeliveryPolicy)
      */
     public static SnsService start(SqsService sqs, Path dataDir, String region, OutboundAllowList allow,
-                                   String advertisedUrl) {
+                                   String advertisedUrl, boolean enforcePolicies) {
         try {
             SnsSigner signer = dataDir == null ? SnsSigner.generate() : SnsSigner.loadOrCreate(dataDir.resolve("sns"));
             SnsTopics topics = SnsTopics.open(dataDir == null ? SnsJournal.memory() : new FileSnsJournal(dataDir));
             HttpSubscribers http = new HttpSubscribers(allow, signer, sqs, region,
                     new HttpEndpointClient(allow).poster(), HttpOutbox.DEFAULT_CAPACITY, HttpOutbox.DEFAULT_WORKERS);
             http.attach(topics);
-            SnsPublisher publisher = new SnsPublisher(sqs, region, signer, http);
+            SnsPublisher publisher = new SnsPublisher(sqs, region, signer, http, new QueueDeliveryPolicy(enforcePolicies));
             return new SnsService(topics, publisher, SnsApi.create(topics, region, publisher).advertise(advertisedUrl));
         } catch (IOException e) {
             throw new UncheckedIOException("SNS topics could not be loaded from " + dataDir, e);

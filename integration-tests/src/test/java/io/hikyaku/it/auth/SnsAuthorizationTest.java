@@ -11,6 +11,8 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sns.model.AuthorizationErrorException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /** SNS with --auth sigv4: requests signed for service sns, authorized as sns:<Action> by identity policies. */
 class SnsAuthorizationTest extends AuthTestBase {
@@ -34,6 +36,60 @@ class SnsAuthorizationTest extends AuthTestBase {
                                 + ":user/alice is not authorized to perform: sns:Publish on resource: " + topic);
                     });
             assertThat(root.listTopics().topics()).extracting(t -> t.topicArn()).contains(topic);
+        }
+    }
+
+    @Test
+    void theTopicPolicyGrantsOtherAccountsAndUsersAndItsDenyWins() {
+        try (SnsClient root = sns(ROOT_A, ROOT_A_SECRET); SnsClient rootB = sns(ROOT_B, ROOT_B_SECRET);
+             SnsClient alice = sns(ALICE_1, ALICE_SECRET)) {
+            String topic = root.createTopic(b -> b.name("shared")).topicArn();
+            // the default policy lets only the owner's account in
+            assertThatThrownBy(() -> rootB.publish(b -> b.topicArn(topic).message("x")))
+                    .isInstanceOfSatisfying(AuthorizationErrorException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                            .isEqualTo("User: arn:aws:iam::" + B + ":root is not authorized to perform: sns:Publish on resource: "
+                                    + topic + " because no resource-based policy allows the sns:Publish action"));
+            root.addPermission(b -> b.topicArn(topic).label("b-publishes").awsAccountIds(B).actionNames("Publish"));
+            assertThat(rootB.publish(b -> b.topicArn(topic).message("from B")).messageId()).isNotEmpty();
+            assertThatThrownBy(() -> rootB.deleteTopic(b -> b.topicArn(topic))).isInstanceOf(AuthorizationErrorException.class);
+
+            // a statement naming alice lets her publish in her own account without an identity policy
+            String grant = "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":{\"AWS\":"
+                    + "\"arn:aws:iam::" + A + ":user/alice\"},\"Action\":\"SNS:Publish\",\"Resource\":\"" + topic + "\"}]}";
+            root.setTopicAttributes(b -> b.topicArn(topic).attributeName("Policy").attributeValue(grant));
+            assertThat(alice.publish(b -> b.topicArn(topic).message("from alice")).messageId()).isNotEmpty();
+            assertThatThrownBy(() -> rootB.publish(b -> b.topicArn(topic).message("x"))) // the new policy dropped B's grant
+                    .isInstanceOf(AuthorizationErrorException.class);
+
+            String deny = "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Deny\",\"Principal\":\"*\","
+                    + "\"Action\":\"SNS:Publish\",\"Resource\":\"" + topic + "\"}]}";
+            root.setTopicAttributes(b -> b.topicArn(topic).attributeName("Policy").attributeValue(deny));
+            assertThatThrownBy(() -> root.publish(b -> b.topicArn(topic).message("x")))
+                    .isInstanceOfSatisfying(AuthorizationErrorException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                            .endsWith("with an explicit deny in a resource-based policy"));
+        }
+    }
+
+    @Test
+    void aSameAccountQueueReceivesUnlessItsPolicyDeniesTheTopic() throws Exception {
+        try (SnsClient root = sns(ROOT_A, ROOT_A_SECRET)) {
+            SqsClient sqs = sqs(ROOT_A, ROOT_A_SECRET);
+            String topic = root.createTopic(b -> b.name("fan")).topicArn();
+            String open = sqs.createQueue(b -> b.queueName("fan-open")).queueUrl();
+            String closed = sqs.createQueue(b -> b.queueName("fan-closed")).queueUrl();
+            String deny = "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Deny\",\"Principal\":{\"Service\":"
+                    + "\"sns.amazonaws.com\"},\"Action\":\"sqs:SendMessage\",\"Resource\":\"arn:aws:sqs:us-east-1:" + A
+                    + ":fan-closed\",\"Condition\":{\"ArnEquals\":{\"aws:SourceArn\":\"" + topic + "\"}}}]}";
+            sqs.setQueueAttributes(b -> b.queueUrl(closed).attributes(java.util.Map.of(QueueAttributeName.POLICY, deny)));
+            for (String q : new String[] {"fan-open", "fan-closed"}) {
+                root.subscribe(b -> b.topicArn(topic).protocol("sqs").endpoint("arn:aws:sqs:us-east-1:" + A + ":" + q));
+            }
+            root.publish(b -> b.topicArn(topic).message("to the open queue only"));
+            // the publish answered once every allowed queue had its copy: no wait needed (the server's clock is fake)
+            assertThat(sqs.receiveMessage(b -> b.queueUrl(open)).messages()).hasSize(1);
+            assertThat(sqs.receiveMessage(b -> b.queueUrl(closed)).messages()).isEmpty();
+            assertThat(sqs.getQueueAttributes(b -> b.queueUrl(closed).attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+                    .attributes()).containsEntry(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES, "0");
         }
     }
 }
