@@ -81,15 +81,19 @@ class SnsAuthorizationTest extends AuthTestBase {
                     + "\"sns.amazonaws.com\"},\"Action\":\"sqs:SendMessage\",\"Resource\":\"arn:aws:sqs:us-east-1:" + A
                     + ":fan-closed\",\"Condition\":{\"ArnEquals\":{\"aws:SourceArn\":\"" + topic + "\"}}}]}";
             sqs.setQueueAttributes(b -> b.queueUrl(closed).attributes(java.util.Map.of(QueueAttributeName.POLICY, deny)));
-            for (String q : new String[] {"fan-open", "fan-closed"}) {
-                root.subscribe(b -> b.topicArn(topic).protocol("sqs").endpoint("arn:aws:sqs:us-east-1:" + A + ":" + q));
-            }
+            String dlq = sqs.createQueue(b -> b.queueName("fan-dlq")).queueUrl();
+            root.subscribe(b -> b.topicArn(topic).protocol("sqs").endpoint("arn:aws:sqs:us-east-1:" + A + ":fan-open"));
+            root.subscribe(b -> b.topicArn(topic).protocol("sqs").endpoint("arn:aws:sqs:us-east-1:" + A + ":fan-closed")
+                    .attributes(java.util.Map.of("RedrivePolicy", "{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:" + A + ":fan-dlq\"}")));
             root.publish(b -> b.topicArn(topic).message("to the open queue only"));
             // the publish answered once every allowed queue had its copy: no wait needed (the server's clock is fake)
             assertThat(sqs.receiveMessage(b -> b.queueUrl(open)).messages()).hasSize(1);
             assertThat(sqs.receiveMessage(b -> b.queueUrl(closed)).messages()).isEmpty();
             assertThat(sqs.getQueueAttributes(b -> b.queueUrl(closed).attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
                     .attributes()).containsEntry(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES, "0");
+            var parked = sqs.receiveMessage(b -> b.queueUrl(dlq)).messages(); // the denied delivery went to the DLQ
+            assertThat(parked).hasSize(1);
+            assertThat(parked.get(0).body()).contains("\"Message\":\"to the open queue only\"");
         }
     }
 }
