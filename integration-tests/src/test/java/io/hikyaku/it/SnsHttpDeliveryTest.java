@@ -297,6 +297,30 @@ class SnsHttpDeliveryTest extends SqsTestBase {
         JsonNode body = JSON.readTree(parked.get(0).body());
         assertThat(body.path("MessageId").asText()).isEqualTo(id);
         assertThat(body.path("Message").asText()).isEqualTo("nobody home");
+        String metrics = "";
+        for (int i = 0; i < 50; i++) { // the outbox counts the DLQ hand-off just after the DLQ has the message
+            metrics = web.send(HttpRequest.newBuilder(URI.create(endpoint + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            if (metric(metrics, "hikyaku_sns_http_deliveries_dead_lettered_total") >= 1) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        String snsLines = String.join("\n", java.util.Arrays.stream(metrics.split("\n"))
+                .filter(l -> l.startsWith("hikyaku_sns")).toList());
+        assertThat(metric(metrics, "hikyaku_sns_http_deliveries_dead_lettered_total")).as(snsLines).isGreaterThanOrEqualTo(1);
+        assertThat(metric(metrics, "hikyaku_sns_notifications_failed_total")).isGreaterThanOrEqualTo(1);
+        assertThat(metric(metrics, "hikyaku_sns_messages_published_total")).isGreaterThanOrEqualTo(1);
+        assertThat(metric(metrics, "hikyaku_sns_http_outbox_capacity")).isEqualTo(10_000);
+    }
+
+    private static double metric(String exposition, String name) {
+        for (String line : exposition.split("\n")) {
+            if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        throw new AssertionError(name + " not in /metrics:\n" + exposition);
     }
 
     @Test

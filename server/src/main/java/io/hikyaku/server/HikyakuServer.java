@@ -157,6 +157,7 @@ public final class HikyakuServer implements AutoCloseable {
             StoreMetrics.bind(m, storeHealth, rocks);
         }
         m.beforeScrape(new PushMeters(m.registry(), () -> push)::refresh); // per event source mapping
+        io.hikyaku.server.sns.SnsMeters.bind(m.registry(), () -> sns);
         return m;
     }
 
