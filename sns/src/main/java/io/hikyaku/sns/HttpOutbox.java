@@ -21,8 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * status (4xx, a 3xx redirect, which is never followed), a destination the allow-list refuses, or a used-up schedule
  * hands the delivery to {@link DeadLetters} (the subscription's RedrivePolicy queue, if any).
  * <p>
- * The outbox is in memory: deliveries pending at a stop or crash are lost (at-most-once across a restart for HTTP;
- * at-least-once while the server runs, since a retry after a lost response may repeat a POST). docs/sns.md says so.
+ * Every accepted delivery is written to the {@link OutboxLog} (forced) before the publish answers, and marked when
+ * finished, so deliveries pending at a stop or crash are sent again after the restart ({@link #recover}):
+ * at-least-once (a POST whose answer or finish mark was lost is repeated). {@code --storage memory} keeps no log.
  */
 final class HttpOutbox implements AutoCloseable {
 
@@ -42,6 +43,7 @@ final class HttpOutbox implements AutoCloseable {
 
     private final HttpEndpointClient.Poster poster;
     private final DeadLetters deadLetters;
+    private final OutboxLog log;
     private final ExecutorService pool;
     private final Timer timer;
     private final ScheduledExecutorService ownTimer;
@@ -56,9 +58,10 @@ final class HttpOutbox implements AutoCloseable {
     final AtomicLong refusedFull = new AtomicLong();
     private volatile boolean closed;
 
-    HttpOutbox(HttpEndpointClient.Poster poster, DeadLetters deadLetters, int capacity, int workers) {
+    HttpOutbox(HttpEndpointClient.Poster poster, DeadLetters deadLetters, OutboxLog log, int capacity, int workers) {
         this.poster = poster;
         this.deadLetters = deadLetters;
+        this.log = log;
         this.capacity = capacity;
         this.workers = workers;
         this.pool = Executors.newFixedThreadPool(workers, daemon("sns-http-delivery"));
@@ -67,9 +70,11 @@ final class HttpOutbox implements AutoCloseable {
     }
 
     /** Tests: deliveries run on {@code pool}, retries wait on {@code timer}. */
-    HttpOutbox(HttpEndpointClient.Poster poster, DeadLetters deadLetters, int capacity, ExecutorService pool, Timer timer) {
+    HttpOutbox(HttpEndpointClient.Poster poster, DeadLetters deadLetters, OutboxLog log, int capacity,
+               ExecutorService pool, Timer timer) {
         this.poster = poster;
         this.deadLetters = deadLetters;
+        this.log = log;
         this.capacity = capacity;
         this.workers = 1;
         this.pool = pool;
@@ -109,20 +114,53 @@ final class HttpOutbox implements AutoCloseable {
         pending.addAndGet(-n);
     }
 
-    /** Starts a delivery whose room was reserved. */
-    void submit(HttpDelivery d) {
-        run(() -> attempt(d, 0, 0));
+    /**
+     * Writes a delivery whose room was reserved to the log (forced), then starts it.
+     * @throws SnsException InternalError when the log cannot be written (the room is given back; nothing is sent)
+     */
+    void submit(HttpDelivery d) throws SnsException {
+        long id;
+        try {
+            id = log.add(d);
+        } catch (IOException e) {
+            pending.decrementAndGet();
+            throw new SnsException("InternalError", 500, "The SNS delivery outbox could not be written; publish again");
+        }
+        run(() -> attempt(d, id, 0, 0));
+    }
+
+    /** Starts again what a previous run accepted and did not finish (their retry schedules start over). */
+    int recover() throws IOException {
+        Map<Long, HttpDelivery> left = log.recovered();
+        for (Map.Entry<Long, HttpDelivery> e : left.entrySet()) {
+            pending.incrementAndGet(); // accepted before: taken whatever the room
+            run(() -> attempt(e.getValue(), e.getKey(), 0, 0));
+        }
+        return left.size();
+    }
+
+    private void finished(long id) {
+        pending.decrementAndGet();
+        try {
+            log.finish(id);
+        } catch (IOException e) {
+            // the mark is lost: the delivery is sent once more after a restart (at-least-once)
+        }
     }
 
     private void run(Runnable task) {
         try {
             pool.execute(task);
         } catch (RejectedExecutionException stopped) {
-            pending.decrementAndGet(); // the server is stopping: the in-memory outbox is dropped (documented)
+            pending.decrementAndGet(); // the server is stopping: the log keeps the delivery for the next start
         }
     }
 
-    private void attempt(HttpDelivery d, int retriesDone, long waitedSeconds) {
+    private void attempt(HttpDelivery d, long id, int retriesDone, long waitedSeconds) {
+        if (closed) {
+            pending.decrementAndGet(); // stopping: left in the log for the next start
+            return;
+        }
         inFlight.incrementAndGet();
         String failure;
         boolean retryable;
@@ -132,7 +170,7 @@ final class HttpOutbox implements AutoCloseable {
                 if (d.messageType().equals("Notification")) {
                     delivered.incrementAndGet();
                 }
-                pending.decrementAndGet();
+                finished(id);
                 return;
             }
             failure = "the endpoint answered HTTP " + status;
@@ -150,19 +188,19 @@ final class HttpOutbox implements AutoCloseable {
         if (delay >= 0) {
             retried.incrementAndGet();
             try {
-                timer.schedule(() -> run(() -> attempt(d, retriesDone + 1, waitedSeconds + delay)), delay * 1000);
+                timer.schedule(() -> run(() -> attempt(d, id, retriesDone + 1, waitedSeconds + delay)), delay * 1000);
             } catch (RejectedExecutionException stopped) {
-                pending.decrementAndGet();
+                pending.decrementAndGet(); // stopping: left in the log for the next start
             }
             return;
         }
         if (d.messageType().equals("Notification")) {
             failed.incrementAndGet();
         }
-        pending.decrementAndGet();
         if (deadLetters.park(d, failure)) {
             deadLettered.incrementAndGet();
         }
+        finished(id);
     }
 
     /** Gauges and counters for /metrics: pending, in flight, capacity, and what happened to deliveries. */
@@ -182,6 +220,12 @@ final class HttpOutbox implements AutoCloseable {
         pool.shutdownNow();
         if (ownTimer != null) {
             ownTimer.shutdownNow();
+        }
+        try {
+            pool.awaitTermination(5, TimeUnit.SECONDS); // POSTs in flight end (their sockets time out) before the log closes
+            log.close();
+        } catch (IOException | InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -35,12 +35,12 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
     private final AtomicLong dlqRequests = new AtomicLong();
 
     HttpSubscribers(OutboundAllowList allow, SnsSigner signer, SqsService sqs, String region,
-                    HttpEndpointClient.Poster poster, int capacity, int workers) {
+                    HttpEndpointClient.Poster poster, OutboxLog log, int capacity, int workers) {
         this.allow = allow;
         this.signer = signer;
         this.sqs = sqs;
         this.region = region;
-        this.outbox = new HttpOutbox(poster, this, capacity, workers);
+        this.outbox = new HttpOutbox(poster, this, log, capacity, workers);
     }
 
     /** Tests: a given outbox factory (manual executor and timer). */
@@ -83,7 +83,8 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
 
     /** Queues the SubscriptionConfirmation of a pending subscription; the room was reserved by the caller. */
     void sendConfirmation(String subscriptionArn, String topicArn, String endpoint, String token, String baseUrl,
-                          String messageId, long atMillis, String signatureVersion, HttpRetryPolicy policy) {
+                          String messageId, long atMillis, String signatureVersion, HttpRetryPolicy policy)
+            throws SnsException {
         String body = HttpMessages.confirmation(messageId, topicArn, token, baseUrl, atMillis, signer, signatureVersion);
         Map<String, String> headers = headers("SubscriptionConfirmation", messageId, topicArn, null, policy, false);
         outbox.submit(new HttpDelivery(subscriptionArn, topicArn, endpoint, "SubscriptionConfirmation", messageId,
@@ -91,7 +92,8 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
     }
 
     /** Queues a notification; the room was reserved by the caller. */
-    void sendNotification(PublishedMessage m, SnsPublisher.Target t, String baseUrl, String signatureVersion) {
+    void sendNotification(PublishedMessage m, SnsPublisher.Target t, String baseUrl, String signatureVersion)
+            throws SnsException {
         String body = t.raw() ? m.message() : SnsEnvelope.notification(m, false, t.subscriptionArn(), baseUrl, signer,
                 signatureVersion);
         Map<String, String> headers = headers("Notification", m.messageId(), m.topicArn(), t.subscriptionArn(),

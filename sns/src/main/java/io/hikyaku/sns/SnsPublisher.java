@@ -127,12 +127,19 @@ public final class SnsPublisher {
         published.incrementAndGet();
         filteredOut.addAndGet(filtered);
         List<CompletableFuture<Void>> sends = new ArrayList<>();
+        int submitted = 0;
         for (Target t : matching) {
             if (t.isHttp()) {
                 if (http == null) {
                     failed.incrementAndGet();
                 } else {
-                    http.sendNotification(m, t, baseUrl, signatureVersion);
+                    try {
+                        http.sendNotification(m, t, baseUrl, signatureVersion);
+                    } catch (SnsException logFailed) {
+                        http.outbox().release(httpTargets - submitted - 1); // the room the others will not use
+                        throw logFailed;
+                    }
+                    submitted++;
                 }
                 continue;
             }

@@ -36,9 +36,11 @@ public final class SnsService implements AutoCloseable {
         try {
             SnsSigner signer = dataDir == null ? SnsSigner.generate() : SnsSigner.loadOrCreate(dataDir.resolve("sns"));
             SnsTopics topics = SnsTopics.open(dataDir == null ? SnsJournal.memory() : new FileSnsJournal(dataDir));
+            OutboxLog outboxLog = dataDir == null ? OutboxLog.memory() : OutboxLog.open(dataDir.resolve("sns"));
             HttpSubscribers http = new HttpSubscribers(allow, signer, sqs, region,
-                    new HttpEndpointClient(allow).poster(), HttpOutbox.DEFAULT_CAPACITY, HttpOutbox.DEFAULT_WORKERS);
+                    new HttpEndpointClient(allow).poster(), outboxLog, HttpOutbox.DEFAULT_CAPACITY, HttpOutbox.DEFAULT_WORKERS);
             http.attach(topics);
+            http.outbox().recover(); // what the last run accepted and did not finish
             SnsPublisher publisher = new SnsPublisher(sqs, region, signer, http, new QueueDeliveryPolicy(enforcePolicies));
             return new SnsService(topics, publisher, SnsApi.create(topics, region, publisher).advertise(advertisedUrl));
         } catch (IOException e) {

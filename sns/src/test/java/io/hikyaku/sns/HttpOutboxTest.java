@@ -30,7 +30,7 @@ class HttpOutboxTest {
     private final List<String> parked = new ArrayList<>();
 
     private HttpOutbox outbox(HttpEndpointClient.Poster poster, int capacity) {
-        return new HttpOutbox(poster, (d, why) -> parked.add(d.messageId() + ": " + why), capacity, new DirectExecutor(),
+        return new HttpOutbox(poster, (d, why) -> parked.add(d.messageId() + ": " + why), OutboxLog.memory(), capacity, new DirectExecutor(),
                 (task, delay) -> {
                     delays.add(delay);
                     waiting.add(task);
