@@ -96,4 +96,43 @@ class SnsAuthorizationTest extends AuthTestBase {
             assertThat(parked.get(0).body()).contains("\"Message\":\"to the open queue only\"");
         }
     }
+
+    @Test
+    void theSubscribeUrlWorksUnsignedButAnUnsignedUnsubscribeOfAnAuthenticatedSubscriptionIsRefused() throws Exception {
+        java.net.http.HttpClient web = java.net.http.HttpClient.newHttpClient();
+        java.util.concurrent.LinkedBlockingQueue<String> bodies = new java.util.concurrent.LinkedBlockingQueue<>();
+        com.sun.net.httpserver.HttpServer hook = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        hook.createContext("/", e -> {
+            bodies.add(new String(e.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            e.sendResponseHeaders(200, -1);
+            e.close();
+        });
+        hook.start();
+        try (SnsClient root = sns(ROOT_A, ROOT_A_SECRET)) {
+            String topic = root.createTopic(b -> b.name("links")).topicArn();
+            String url = "http://127.0.0.1:" + hook.getAddress().getPort() + "/h";
+            root.subscribe(b -> b.topicArn(topic).protocol("http").endpoint(url));
+            String confirmation = bodies.poll(20, java.util.concurrent.TimeUnit.SECONDS);
+            String subscribeUrl = new com.fasterxml.jackson.databind.ObjectMapper().readTree(confirmation).path("SubscribeURL").asText();
+            var bad = web.send(java.net.http.HttpRequest.newBuilder(URI.create(subscribeUrl.replaceAll("Token=[0-9a-f]+", "Token=00"))).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(bad.statusCode()).isEqualTo(400);
+            assertThat(bad.body()).contains("<Code>InvalidParameter</Code>");
+            var ok = web.send(java.net.http.HttpRequest.newBuilder(URI.create(subscribeUrl)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200); // unsigned, under --auth sigv4, as at SNS
+
+            String queueSubscription = root.subscribe(b -> b.topicArn(topic).protocol("sqs")
+                    .endpoint("arn:aws:sqs:us-east-1:" + A + ":orders").returnSubscriptionArn(true)).subscriptionArn();
+            var refused = web.send(java.net.http.HttpRequest.newBuilder(URI.create(endpoint
+                    + "/?Action=Unsubscribe&SubscriptionArn=" + queueSubscription)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(refused.statusCode()).isEqualTo(403);
+            assertThat(refused.body()).contains("<Code>AuthorizationError</Code>");
+            assertThat(root.listSubscriptionsByTopic(b -> b.topicArn(topic)).subscriptions()).extracting(x -> x.subscriptionArn())
+                    .contains(queueSubscription);
+        } finally {
+            hook.stop(0);
+        }
+    }
 }
