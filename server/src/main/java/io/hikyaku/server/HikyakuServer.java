@@ -159,6 +159,7 @@ public final class HikyakuServer implements AutoCloseable {
             StoreMetrics.bind(m, storeHealth, rocks);
         }
         m.beforeScrape(new PushMeters(m.registry(), () -> push)::refresh); // per event source mapping
+        io.hikyaku.server.sns.SnsMeters.bind(m.registry(), () -> sns);
         return m;
     }
 
@@ -284,7 +285,8 @@ public final class HikyakuServer implements AutoCloseable {
             if (clusterMode == null) { // their state is node-local: a cluster refuses them (ClusterRefusals)
                 server.startPush();
                 server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
-                        config.region());
+                        config.region(), security == null ? io.hikyaku.sns.OutboundAllowList.loopbackOnly() : security.outboundAllowList(),
+                        config.advertisedUrl(), security != null && security.auth() == io.hikyaku.identity.AuthMode.SIGV4);
                 boolean keysInMemory = config.storage() == StorageMode.MEMORY; // memory: an ephemeral master key, no env read
                 server.kms = io.hikyaku.kms.KmsService.start(keysInMemory ? null : config.dataDir(),
                         keysInMemory ? null : io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment(), config.region(), config.clock());

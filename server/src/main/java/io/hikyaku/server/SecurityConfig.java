@@ -22,9 +22,17 @@ import java.util.Objects;
  *                             by besides IP addresses, localhost and the bound and advertised hosts (DNS rebinding)
  * @param metricsTokenFile     a file holding the bearer token {@code GET /metrics} requires, or null (then
  *                             with auth sigv4 every scrape is refused; see MetricsEndpoint)
+ * @param outboundAllow        where SNS may send HTTP/S deliveries ({@code --outbound-allow}: CIDRs, host names,
+ *                             .suffixes or *), or null for loopback only (see docs/sns.md)
  */
 public record SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identities identities,
-                             Path tlsCert, Path tlsKey, Integer tlsPort, List<String> allowedHosts, Path metricsTokenFile) {
+                             Path tlsCert, Path tlsKey, Integer tlsPort, List<String> allowedHosts, Path metricsTokenFile,
+                             String outboundAllow) {
+
+    public SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identities identities, Path tlsCert, Path tlsKey,
+                          Integer tlsPort, List<String> allowedHosts, Path metricsTokenFile) {
+        this(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, null);
+    }
 
     public SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identities identities, Path tlsCert, Path tlsKey, Integer tlsPort) {
         this(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, List.of(), null);
@@ -36,6 +44,9 @@ public record SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identi
             if (h.isBlank() || h.chars().anyMatch(c -> c <= ' ' || c == '/' || c == '@')) {
                 throw new IllegalArgumentException("allowed host must be a host name, .suffix or *: \"" + h + "\"");
             }
+        }
+        if (outboundAllow != null) {
+            io.hikyaku.sns.OutboundAllowList.parse(outboundAllow); // a bad entry fails the start, naming it
         }
         Objects.requireNonNull(auth, "auth");
         Objects.requireNonNull(identities, "identities");
@@ -56,27 +67,37 @@ public record SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identi
     }
 
     public SecurityConfig withAuth(AuthMode value) {
-        return new SecurityConfig(value, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile);
+        return new SecurityConfig(value, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, outboundAllow);
     }
 
     public SecurityConfig withAllowUnauthenticated(boolean value) {
-        return new SecurityConfig(auth, value, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile);
+        return new SecurityConfig(auth, value, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, outboundAllow);
     }
 
     public SecurityConfig withIdentities(Identities value) {
-        return new SecurityConfig(auth, allowUnauthenticated, value, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile);
+        return new SecurityConfig(auth, allowUnauthenticated, value, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, outboundAllow);
     }
 
     public SecurityConfig withTls(Path cert, Path key, Integer port) {
-        return new SecurityConfig(auth, allowUnauthenticated, identities, cert, key, port, allowedHosts, metricsTokenFile);
+        return new SecurityConfig(auth, allowUnauthenticated, identities, cert, key, port, allowedHosts, metricsTokenFile, outboundAllow);
     }
 
     public SecurityConfig withAllowedHosts(List<String> value) {
-        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, value, metricsTokenFile);
+        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, value, metricsTokenFile, outboundAllow);
     }
 
     public SecurityConfig withMetricsTokenFile(Path value) {
-        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, value);
+        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, value, outboundAllow);
+    }
+
+    public SecurityConfig withOutboundAllow(String value) {
+        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, value);
+    }
+
+    /** The parsed {@code --outbound-allow}, loopback only when not given. */
+    public io.hikyaku.sns.OutboundAllowList outboundAllowList() {
+        return outboundAllow == null ? io.hikyaku.sns.OutboundAllowList.loopbackOnly()
+                : io.hikyaku.sns.OutboundAllowList.parse(outboundAllow);
     }
 
     public boolean tls() {

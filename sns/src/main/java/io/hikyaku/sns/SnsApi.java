@@ -29,6 +29,7 @@ public final class SnsApi {
     private final Supplier<byte[]> tokenBytes;
     private final SnsPublisher publisher;
     private final PublishReader messages;
+    private volatile String advertisedUrl;
 
     public SnsApi(SnsTopics topics, String region, Clock clock, Supplier<UUID> uuids, Supplier<byte[]> tokenBytes,
                   SnsPublisher publisher) {
@@ -51,14 +52,74 @@ public final class SnsApi {
         }, publisher);
     }
 
+    /** The base of SubscribeURL, UnsubscribeURL and SigningCertURL; null = from each request's Host header. */
+    public SnsApi advertise(String url) {
+        this.advertisedUrl = url;
+        return this;
+    }
+
+    private String baseUrl(HttpRequestData request) {
+        if (advertisedUrl != null) {
+            return advertisedUrl;
+        }
+        String host = request.header("host");
+        return (request.secure() ? "https://" : "http://") + (host == null ? "localhost" : host);
+    }
+
+    /**
+     * The unsigned links SNS hands to subscribers, served before authentication as SNS serves them: GET of the
+     * SubscribeURL (ConfirmSubscription by token, marked not authenticated), of the UnsubscribeURL (only for a
+     * subscription whose confirmation was not authenticated and that did not ask AuthenticateOnUnsubscribe), and of
+     * the SigningCertURL (the certificate).
+     */
+    public HttpResponseData handleLink(HttpRequestData request) {
+        String requestId = uuids.get().toString();
+        if (request.path().startsWith(SnsSigner.CERTIFICATE_PREFIX)) {
+            SnsSigner signer = publisher == null ? null : publisher.signer();
+            if (signer == null || !request.path().equals(signer.certificatePath())) {
+                return new HttpResponseData(404, Map.of("Content-Type", "text/plain"),
+                        "no such certificate".getBytes(StandardCharsets.UTF_8));
+            }
+            return new HttpResponseData(200, Map.of("Content-Type", "application/x-pem-file"), signer.certificatePem());
+        }
+        try {
+            SnsParams p = SnsParams.of(request);
+            String action = p.get("Action");
+            if ("ConfirmSubscription".equals(action)) {
+                String topicArn = p.required("TopicArn");
+                SnsArns.checkTopicArn(topicArn, "Topic");
+                String arn = topics.apply(new SnsCommand.ConfirmSubscription(SnsArns.account(topicArn), topicArn,
+                        p.required("Token"), false, clock.millis())).arn();
+                return response(200, SnsXml.response(action, new SnsXml().element("SubscriptionArn", arn), false, requestId));
+            }
+            String arn = p.required("SubscriptionArn");
+            Map<String, String> a = topics.read(s -> s.subscriptionAttributes(arn));
+            if (!"false".equals(a.get("ConfirmationWasAuthenticated"))) {
+                throw new SnsException("AuthorizationError", 403, "Unsubscribing this subscription requires a signed request");
+            }
+            topics.apply(new SnsCommand.Unsubscribe(SnsArns.account(arn), arn));
+            return response(200, SnsXml.response("Unsubscribe", null, false, requestId));
+        } catch (SnsException e) {
+            return response(e.status(), SnsXml.error(e, requestId));
+        }
+    }
+
+    /** The topic's Policy (the default one when none was set), or null when there is no such topic. */
+    public String topicPolicy(String topicArn) {
+        try {
+            return topics.read(s -> s.topicOrNull(topicArn) == null ? null : s.topicAttributes(topicArn).get("Policy"));
+        } catch (SnsException e) {
+            return null;
+        }
+    }
+
     public CompletableFuture<HttpResponseData> handle(HttpRequestData request, String accountId) {
         String requestId = uuids.get().toString();
         String action = "";
         try {
             SnsParams p = SnsParams.of(request);
             action = p.get("Action") == null ? "" : p.get("Action");
-            String host = request.header("host");
-            String baseUrl = (request.secure() ? "https://" : "http://") + (host == null ? "localhost" : host);
+            String baseUrl = baseUrl(request);
             String xml = dispatch(action, p, accountId, requestId, baseUrl);
             return CompletableFuture.completedFuture(response(200, xml));
         } catch (SnsException e) {
@@ -202,8 +263,30 @@ public final class SnsApi {
                 SnsCommand.Subscribe c = new SnsCommand.Subscribe(account, p.required("TopicArn"), p.required("Protocol"),
                         p.get("Endpoint"), p.map("Attributes"), uuids.get().toString(), token,
                         "arn:aws:iam::" + account + ":root", now);
-                String arn = topics.apply(c).arn();
+                HttpSubscribers subscribers = publisher == null ? null : publisher.http();
+                // without HTTP delivery (an API-only test) the subscription is kept pending and nothing is ever sent
+                boolean http = subscribers != null && (c.protocol().equals("http") || c.protocol().equals("https"));
+                if (http) {
+                    subscribers.checkEndpoint(c.protocol(), c.endpoint());
+                    subscribers.outbox().reserve(1); // room for the SubscriptionConfirmation
+                }
+                String arn;
+                try {
+                    arn = topics.apply(c).arn();
+                } catch (SnsException refused) {
+                    if (http) {
+                        subscribers.outbox().release(1);
+                    }
+                    throw refused;
+                }
                 boolean pending = topics.read(s -> "true".equals(s.subscriptionAttributes(arn).get("PendingConfirmation")));
+                if (http && pending) {
+                    SnsState.Confirmation confirmation = topics.read(s -> s.confirmation(arn));
+                    subscribers.sendConfirmation(arn, c.topicArn(), c.endpoint(), confirmation.token(), baseUrl,
+                            uuids.get().toString(), now, confirmation.signatureVersion(), confirmation.policy());
+                } else if (http) {
+                    subscribers.outbox().release(1);
+                }
                 String shown = pending && !"true".equalsIgnoreCase(p.get("ReturnSubscriptionArn")) ? "pending confirmation" : arn;
                 return SnsXml.response(action, new SnsXml().element("SubscriptionArn", shown), false, requestId);
             }

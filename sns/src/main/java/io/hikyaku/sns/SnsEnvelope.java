@@ -40,7 +40,7 @@ final class SnsEnvelope {
         if (!fifo) {
             n.put("SignatureVersion", signatureVersion);
             n.put("Signature", signer.sign(stringToSign(m, timestamp), signatureVersion));
-            n.put("SigningCertURL", baseUrl + SnsSigner.CERTIFICATE_PATH);
+            n.put("SigningCertURL", baseUrl + signer.certificatePath());
         }
         n.put("UnsubscribeURL", baseUrl + "/?Action=Unsubscribe&SubscriptionArn=" + subscriptionArn);
         if (!m.attributes().isEmpty()) {

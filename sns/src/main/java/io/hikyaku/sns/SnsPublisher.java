@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * completes once every matching queue has accepted (made durable) its copy. Not atomic yet: a failure between two
  * queues leaves the first with its copy (the publisher sees an error and may retry, so at-least-once). A queue that
  * no longer exists or refuses counts as a failed notification and does not fail the publish, as at AWS.
- * HTTP/S and Lambda subscriptions are not delivered yet.
+ * HTTP/S subscriptions go through {@link HttpSubscribers}' outbox (off the request path; room is reserved before
+ * any queue gets its copy, so a full outbox refuses the whole publish). Lambda subscriptions are not delivered yet.
  */
 public final class SnsPublisher {
 
@@ -36,47 +37,110 @@ public final class SnsPublisher {
     private final String region;
     private final SnsSigner signer;
     private final AtomicLong requestIds = new AtomicLong();
+    private final HttpSubscribers http;
+    private final QueueDeliveryPolicy queuePolicy;
+    final AtomicLong deniedByQueuePolicy = new AtomicLong();
     final AtomicLong published = new AtomicLong();
     final AtomicLong delivered = new AtomicLong();
     final AtomicLong failed = new AtomicLong();
     final AtomicLong filteredOut = new AtomicLong();
 
+    /** Queues only: HTTP/S subscriptions are counted as failed notifications. */
     public SnsPublisher(SqsService sqs, String region) {
-        this(sqs, region, SnsSigner.generate());
+        this(sqs, region, SnsSigner.generate(), null, new QueueDeliveryPolicy(false));
     }
 
-    SnsPublisher(SqsService sqs, String region, SnsSigner signer) {
+    SnsPublisher(SqsService sqs, String region, SnsSigner signer, HttpSubscribers http, QueueDeliveryPolicy queuePolicy) {
         this.sqs = sqs;
         this.region = region;
         this.signer = signer;
+        this.http = http;
+        this.queuePolicy = queuePolicy;
+    }
+
+    SnsSigner signer() {
+        return signer;
+    }
+
+    HttpSubscribers http() {
+        return http;
     }
 
     /** NumberOfMessagesPublished, NumberOfNotificationsDelivered, NumberOfNotificationsFailed, NumberOfNotificationsFilteredOut. */
     public Map<String, Long> counters() {
-        return Map.of("NumberOfMessagesPublished", published.get(), "NumberOfNotificationsDelivered", delivered.get(),
-                "NumberOfNotificationsFailed", failed.get(), "NumberOfNotificationsFilteredOut", filteredOut.get());
+        Map<String, Long> out = new java.util.TreeMap<>();
+        long httpDelivered = http == null ? 0 : http.outbox().delivered.get();
+        long httpFailed = http == null ? 0 : http.outbox().failed.get();
+        out.put("NumberOfMessagesPublished", published.get());
+        out.put("NumberOfNotificationsDelivered", delivered.get() + httpDelivered);
+        out.put("NumberOfNotificationsFailed", failed.get() + httpFailed);
+        out.put("NumberOfNotificationsFilteredOut", filteredOut.get());
+        out.put("NotificationsDeniedByQueuePolicy", deniedByQueuePolicy.get());
+        if (http != null) {
+            out.putAll(http.counters());
+        }
+        return out;
     }
 
     /** One delivery target as read from the state under its lock. */
-    record Target(String subscriptionArn, String queueArn, boolean raw, SnsFilterPolicy filter) { }
+    record Target(String subscriptionArn, String protocol, String endpoint, boolean raw, SnsFilterPolicy filter,
+                  HttpRetryPolicy policy) {
+        boolean isHttp() {
+            return protocol.equals("http") || protocol.equals("https");
+        }
+    }
 
     static List<Target> targets(SnsState state, String topicArn) throws SnsException {
         List<Target> out = new ArrayList<>();
+        String topicPolicy = null;
         for (Subscription s : state.deliverable(topicArn)) {
+            boolean raw = "true".equals(s.attributes.get("RawMessageDelivery"));
             if (s.protocol.equals("sqs")) {
-                out.add(new Target(s.arn, s.endpoint, "true".equals(s.attributes.get("RawMessageDelivery")), s.filter));
+                out.add(new Target(s.arn, s.protocol, s.endpoint, raw, s.filter, null));
+            } else if (s.protocol.startsWith("http")) {
+                if (topicPolicy == null) {
+                    topicPolicy = state.topicAttributes(topicArn).getOrDefault("DeliveryPolicy", "");
+                }
+                out.add(new Target(s.arn, s.protocol, s.endpoint, raw, s.filter,
+                        HttpRetryPolicy.of(topicPolicy, s.attributes.get("DeliveryPolicy"))));
             }
         }
         return out;
     }
 
+    /** @throws SnsException Throttled when the HTTP outbox has no room for this message's HTTP deliveries */
     CompletableFuture<Void> deliver(PublishedMessage m, boolean fifoTopic, String signatureVersion, String baseUrl,
-                                    List<Target> targets) {
-        published.incrementAndGet();
-        List<CompletableFuture<Void>> sends = new ArrayList<>();
+                                    List<Target> targets) throws SnsException {
+        List<Target> matching = new ArrayList<>();
+        int filtered = 0;
         for (Target t : targets) {
             if (t.filter() != null && !t.filter().matches(m.attributes(), m.message())) {
-                filteredOut.incrementAndGet();
+                filtered++;
+            } else {
+                matching.add(t);
+            }
+        }
+        int httpTargets = HttpSubscribers.httpCount(matching);
+        if (http != null) {
+            http.outbox().reserve(httpTargets); // before any queue gets its copy: a full outbox refuses the publish
+        }
+        published.incrementAndGet();
+        filteredOut.addAndGet(filtered);
+        List<CompletableFuture<Void>> sends = new ArrayList<>();
+        int submitted = 0;
+        for (Target t : matching) {
+            if (t.isHttp()) {
+                if (http == null) {
+                    failed.incrementAndGet();
+                } else {
+                    try {
+                        http.sendNotification(m, t, baseUrl, signatureVersion);
+                    } catch (SnsException logFailed) {
+                        http.outbox().release(httpTargets - submitted - 1); // the room the others will not use
+                        throw logFailed;
+                    }
+                    submitted++;
+                }
                 continue;
             }
             if (t.raw() && m.attributes().size() > 10) {
@@ -90,7 +154,7 @@ public final class SnsPublisher {
 
     private CompletableFuture<Void> send(PublishedMessage m, boolean fifoTopic, String signatureVersion, String baseUrl,
                                          Target t) {
-        String[] arn = t.queueArn().split(":");
+        String[] arn = t.endpoint().split(":");
         String queueAccount = arn[4];
         String queueName = arn[5];
         boolean fifoQueue = queueName.endsWith(".fifo");
@@ -118,26 +182,72 @@ public final class SnsPublisher {
         } else if (!fifoTopic && m.groupId() != null) {
             input.put("MessageGroupId", m.groupId()); // a standard topic forwards the group to fair queues
         }
-        CallContext context = new CallContext(queueAccount, region, BASE_URL, null, "sns-" + requestIds.incrementAndGet());
-        CompletableFuture<ObjectNode> call;
-        try {
-            call = sqs.invoke(context, new ApiRequest("SendMessage", input, WireProtocol.JSON, true, "/"));
-        } catch (RuntimeException e) {
-            call = CompletableFuture.failedFuture(e);
+        String topicArn = m.topicArn();
+        if (!queuePolicy.enforced()) {
+            return sendMessage(queueAccount, input, t);
         }
-        return call.handle((out, error) -> {
+        ObjectNode read = JSON.createObjectNode().put("QueueUrl", input.get("QueueUrl").asText());
+        read.putArray("AttributeNames").add("Policy");
+        String policy;
+        try { // read here, not in a callback: a callback may run on the engine's thread, which must not call it again
+            policy = call(queueAccount, "GetQueueAttributes", read).join().path("Attributes").path("Policy").asText(null);
+        } catch (RuntimeException e) {
+            return clientSideFailure(e, t, input);
+        }
+        if (!queuePolicy.allows(topicArn, t.endpoint(), policy)) {
+            deniedByQueuePolicy.incrementAndGet();
+            failed.incrementAndGet();
+            park(t, input);
+            return CompletableFuture.completedFuture(null);
+        }
+        return sendMessage(queueAccount, input, t);
+    }
+
+    private CompletableFuture<ObjectNode> call(String account, String action, ObjectNode input) {
+        CallContext context = new CallContext(account, region, BASE_URL, null, "sns-" + requestIds.incrementAndGet());
+        try {
+            return sqs.invoke(context, new ApiRequest(action, input, WireProtocol.JSON, true, "/"));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private CompletableFuture<Void> sendMessage(String queueAccount, ObjectNode input, Target t) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        call(queueAccount, "SendMessage", input).whenComplete((out, error) -> {
             if (error == null) {
                 delivered.incrementAndGet();
-                return null;
+                done.complete(null);
+                return;
             }
-            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-                    ? error.getCause() : error;
-            failed.incrementAndGet();
-            if (cause instanceof ApiException api && isClientSide(api.errorType())) {
-                return null; // a missing or refusing queue: AWS counts the failure and the publish stands
-            }
-            throw new java.util.concurrent.CompletionException(cause);
+            clientSideFailure(error, t, input).whenComplete((v, e) -> {
+                if (e == null) {
+                    done.complete(null);
+                } else {
+                    done.completeExceptionally(e);
+                }
+            });
         });
+        return done;
+    }
+
+    /** A missing or refusing queue: counted, parked in the subscription's DLQ if any, the publish stands (as at AWS). */
+    private CompletableFuture<Void> clientSideFailure(Throwable error, Target t, ObjectNode input) {
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+        failed.incrementAndGet();
+        if (cause instanceof ApiException api && isClientSide(api.errorType())) {
+            park(t, input);
+            return CompletableFuture.completedFuture(null);
+        }
+        return CompletableFuture.failedFuture(cause);
+    }
+
+    private void park(Target t, ObjectNode input) {
+        if (http != null) {
+            http.parkBody(t.subscriptionArn(), input.path("MessageBody").asText(),
+                    input.path("MessageGroupId").asText(null), input.path("MessageDeduplicationId").asText(null));
+        }
     }
 
     private static boolean isClientSide(String errorType) {

@@ -5,7 +5,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 
-/** SNS as the server runs it: the durable topics (journal in the data dir, or memory), the publisher and the API. */
+/**
+ * SNS as the server runs it: the durable topics (journal in the data dir, or memory), the signing key (in the data
+ * dir, or per process), HTTP/S delivery limited to the outbound allow-list, the publisher and the API.
+ */
 public final class SnsService implements AutoCloseable {
 
     private final SnsTopics topics;
@@ -20,10 +23,26 @@ public final class SnsService implements AutoCloseable {
 
     /** @param dataDir the server's data dir, or null for {@code --storage memory} */
     public static SnsService start(SqsService sqs, Path dataDir, String region) {
+        return start(sqs, dataDir, region, OutboundAllowList.loopbackOnly(), null, false);
+    }
+
+    /**
+     * @param allow where HTTP/S subscriptions may be delivered ({@code --outbound-allow})
+     * @param advertisedUrl the base of SubscribeURL, UnsubscribeURL and SigningCertURL; null = each request's Host
+     * @param enforcePolicies {@code --auth sigv4}: target queues' policies decide deliveries (QueueDeliveryPolicy)
+     */
+    public static SnsService start(SqsService sqs, Path dataDir, String region, OutboundAllowList allow,
+                                   String advertisedUrl, boolean enforcePolicies) {
         try {
+            SnsSigner signer = dataDir == null ? SnsSigner.generate() : SnsSigner.loadOrCreate(dataDir.resolve("sns"));
             SnsTopics topics = SnsTopics.open(dataDir == null ? SnsJournal.memory() : new FileSnsJournal(dataDir));
-            SnsPublisher publisher = new SnsPublisher(sqs, region);
-            return new SnsService(topics, publisher, SnsApi.create(topics, region, publisher));
+            OutboxLog outboxLog = dataDir == null ? OutboxLog.memory() : OutboxLog.open(dataDir.resolve("sns"));
+            HttpSubscribers http = new HttpSubscribers(allow, signer, sqs, region,
+                    new HttpEndpointClient(allow).poster(), outboxLog, HttpOutbox.DEFAULT_CAPACITY, HttpOutbox.DEFAULT_WORKERS);
+            http.attach(topics);
+            http.outbox().recover(); // what the last run accepted and did not finish
+            SnsPublisher publisher = new SnsPublisher(sqs, region, signer, http, new QueueDeliveryPolicy(enforcePolicies));
+            return new SnsService(topics, publisher, SnsApi.create(topics, region, publisher).advertise(advertisedUrl));
         } catch (IOException e) {
             throw new UncheckedIOException("SNS topics could not be loaded from " + dataDir, e);
         }
@@ -33,13 +52,16 @@ public final class SnsService implements AutoCloseable {
         return api;
     }
 
-    /** AWS/SNS counters since start. */
+    /** AWS/SNS counters since start, and the HTTP outbox's gauges. */
     public java.util.Map<String, Long> counters() {
         return publisher.counters();
     }
 
     @Override
     public void close() {
+        if (publisher.http() != null) {
+            publisher.http().close();
+        }
         try {
             topics.close();
         } catch (IOException e) {

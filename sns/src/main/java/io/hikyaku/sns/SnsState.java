@@ -521,6 +521,16 @@ public final class SnsState {
         return out;
     }
 
+    /** What a SubscriptionConfirmation of a pending HTTP/S subscription needs. */
+    record Confirmation(String token, String signatureVersion, HttpRetryPolicy policy) { }
+
+    Confirmation confirmation(String subscriptionArn) throws SnsException {
+        Subscription s = subscription(subscriptionArn);
+        Topic t = topic(s.topicArn);
+        return new Confirmation(s.token, t.attributes.getOrDefault("SignatureVersion", "1"),
+                HttpRetryPolicy.of(t.attributes.get("DeliveryPolicy"), s.attributes.get("DeliveryPolicy")));
+    }
+
     Topic topicOrNull(String arn) {
         return topics.get(arn);
     }

@@ -11,6 +11,8 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sns.model.AuthorizationErrorException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /** SNS with --auth sigv4: requests signed for service sns, authorized as sns:<Action> by identity policies. */
 class SnsAuthorizationTest extends AuthTestBase {
@@ -34,6 +36,103 @@ class SnsAuthorizationTest extends AuthTestBase {
                                 + ":user/alice is not authorized to perform: sns:Publish on resource: " + topic);
                     });
             assertThat(root.listTopics().topics()).extracting(t -> t.topicArn()).contains(topic);
+        }
+    }
+
+    @Test
+    void theTopicPolicyGrantsOtherAccountsAndUsersAndItsDenyWins() {
+        try (SnsClient root = sns(ROOT_A, ROOT_A_SECRET); SnsClient rootB = sns(ROOT_B, ROOT_B_SECRET);
+             SnsClient alice = sns(ALICE_1, ALICE_SECRET)) {
+            String topic = root.createTopic(b -> b.name("shared")).topicArn();
+            // the default policy lets only the owner's account in
+            assertThatThrownBy(() -> rootB.publish(b -> b.topicArn(topic).message("x")))
+                    .isInstanceOfSatisfying(AuthorizationErrorException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                            .isEqualTo("User: arn:aws:iam::" + B + ":root is not authorized to perform: sns:Publish on resource: "
+                                    + topic + " because no resource-based policy allows the sns:Publish action"));
+            root.addPermission(b -> b.topicArn(topic).label("b-publishes").awsAccountIds(B).actionNames("Publish"));
+            assertThat(rootB.publish(b -> b.topicArn(topic).message("from B")).messageId()).isNotEmpty();
+            assertThatThrownBy(() -> rootB.deleteTopic(b -> b.topicArn(topic))).isInstanceOf(AuthorizationErrorException.class);
+
+            // a statement naming alice lets her publish in her own account without an identity policy
+            String grant = "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":{\"AWS\":"
+                    + "\"arn:aws:iam::" + A + ":user/alice\"},\"Action\":\"SNS:Publish\",\"Resource\":\"" + topic + "\"}]}";
+            root.setTopicAttributes(b -> b.topicArn(topic).attributeName("Policy").attributeValue(grant));
+            assertThat(alice.publish(b -> b.topicArn(topic).message("from alice")).messageId()).isNotEmpty();
+            assertThatThrownBy(() -> rootB.publish(b -> b.topicArn(topic).message("x"))) // the new policy dropped B's grant
+                    .isInstanceOf(AuthorizationErrorException.class);
+
+            String deny = "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Deny\",\"Principal\":\"*\","
+                    + "\"Action\":\"SNS:Publish\",\"Resource\":\"" + topic + "\"}]}";
+            root.setTopicAttributes(b -> b.topicArn(topic).attributeName("Policy").attributeValue(deny));
+            assertThatThrownBy(() -> root.publish(b -> b.topicArn(topic).message("x")))
+                    .isInstanceOfSatisfying(AuthorizationErrorException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                            .endsWith("with an explicit deny in a resource-based policy"));
+        }
+    }
+
+    @Test
+    void aSameAccountQueueReceivesUnlessItsPolicyDeniesTheTopic() throws Exception {
+        try (SnsClient root = sns(ROOT_A, ROOT_A_SECRET)) {
+            SqsClient sqs = sqs(ROOT_A, ROOT_A_SECRET);
+            String topic = root.createTopic(b -> b.name("fan")).topicArn();
+            String open = sqs.createQueue(b -> b.queueName("fan-open")).queueUrl();
+            String closed = sqs.createQueue(b -> b.queueName("fan-closed")).queueUrl();
+            String deny = "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Deny\",\"Principal\":{\"Service\":"
+                    + "\"sns.amazonaws.com\"},\"Action\":\"sqs:SendMessage\",\"Resource\":\"arn:aws:sqs:us-east-1:" + A
+                    + ":fan-closed\",\"Condition\":{\"ArnEquals\":{\"aws:SourceArn\":\"" + topic + "\"}}}]}";
+            sqs.setQueueAttributes(b -> b.queueUrl(closed).attributes(java.util.Map.of(QueueAttributeName.POLICY, deny)));
+            String dlq = sqs.createQueue(b -> b.queueName("fan-dlq")).queueUrl();
+            root.subscribe(b -> b.topicArn(topic).protocol("sqs").endpoint("arn:aws:sqs:us-east-1:" + A + ":fan-open"));
+            root.subscribe(b -> b.topicArn(topic).protocol("sqs").endpoint("arn:aws:sqs:us-east-1:" + A + ":fan-closed")
+                    .attributes(java.util.Map.of("RedrivePolicy", "{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:" + A + ":fan-dlq\"}")));
+            root.publish(b -> b.topicArn(topic).message("to the open queue only"));
+            // the publish answered once every allowed queue had its copy: no wait needed (the server's clock is fake)
+            assertThat(sqs.receiveMessage(b -> b.queueUrl(open)).messages()).hasSize(1);
+            assertThat(sqs.receiveMessage(b -> b.queueUrl(closed)).messages()).isEmpty();
+            assertThat(sqs.getQueueAttributes(b -> b.queueUrl(closed).attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+                    .attributes()).containsEntry(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES, "0");
+            var parked = sqs.receiveMessage(b -> b.queueUrl(dlq)).messages(); // the denied delivery went to the DLQ
+            assertThat(parked).hasSize(1);
+            assertThat(parked.get(0).body()).contains("\"Message\":\"to the open queue only\"");
+        }
+    }
+
+    @Test
+    void theSubscribeUrlWorksUnsignedButAnUnsignedUnsubscribeOfAnAuthenticatedSubscriptionIsRefused() throws Exception {
+        java.net.http.HttpClient web = java.net.http.HttpClient.newHttpClient();
+        java.util.concurrent.LinkedBlockingQueue<String> bodies = new java.util.concurrent.LinkedBlockingQueue<>();
+        com.sun.net.httpserver.HttpServer hook = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        hook.createContext("/", e -> {
+            bodies.add(new String(e.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            e.sendResponseHeaders(200, -1);
+            e.close();
+        });
+        hook.start();
+        try (SnsClient root = sns(ROOT_A, ROOT_A_SECRET)) {
+            String topic = root.createTopic(b -> b.name("links")).topicArn();
+            String url = "http://127.0.0.1:" + hook.getAddress().getPort() + "/h";
+            root.subscribe(b -> b.topicArn(topic).protocol("http").endpoint(url));
+            String confirmation = bodies.poll(20, java.util.concurrent.TimeUnit.SECONDS);
+            String subscribeUrl = new com.fasterxml.jackson.databind.ObjectMapper().readTree(confirmation).path("SubscribeURL").asText();
+            var bad = web.send(java.net.http.HttpRequest.newBuilder(URI.create(subscribeUrl.replaceAll("Token=[0-9a-f]+", "Token=00"))).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(bad.statusCode()).isEqualTo(400);
+            assertThat(bad.body()).contains("<Code>InvalidParameter</Code>");
+            var ok = web.send(java.net.http.HttpRequest.newBuilder(URI.create(subscribeUrl)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200); // unsigned, under --auth sigv4, as at SNS
+
+            String queueSubscription = root.subscribe(b -> b.topicArn(topic).protocol("sqs")
+                    .endpoint("arn:aws:sqs:us-east-1:" + A + ":orders").returnSubscriptionArn(true)).subscriptionArn();
+            var refused = web.send(java.net.http.HttpRequest.newBuilder(URI.create(endpoint
+                    + "/?Action=Unsubscribe&SubscriptionArn=" + queueSubscription)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(refused.statusCode()).isEqualTo(403);
+            assertThat(refused.body()).contains("<Code>AuthorizationError</Code>");
+            assertThat(root.listSubscriptionsByTopic(b -> b.topicArn(topic)).subscriptions()).extracting(x -> x.subscriptionArn())
+                    .contains(queueSubscription);
+        } finally {
+            hook.stop(0);
         }
     }
 }

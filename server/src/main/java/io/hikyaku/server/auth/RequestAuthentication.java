@@ -160,20 +160,31 @@ public final class RequestAuthentication {
     }
 
     /**
-     * SNS calls: the caller's identity policies for {@code sns:<Action>} on the topic. Topic policies
-     * are not evaluated yet, so a topic of another account is refused whatever its policy says (fail
-     * closed: a grant is not honoured rather than a stranger let in).
+     * SNS calls: {@code sns:<Action>} on the topic, decided by the shared evaluator over the caller's identity
+     * policies and the topic's {@code Policy} (the resource policy), as the SQS queue policy is. A direct call
+     * carries no {@code aws:SourceOwner} (AWS sets it only when a service acts for a resource owner), so the default
+     * policy's owner-only statement grants nobody by itself: a Deny anywhere denies;
+     * in the topic's account identity OR topic policy allows; another account needs both (AddPermission's grants).
+     * A topic that does not exist has no policy: another account's call on it is refused.
+     *
+     * @param topicPolicies the Policy of a topic by ARN, or null when there is no such topic
      */
-    public HttpResponseData authorizeSns(RequestContext context, HttpRequestData raw) {
+    public HttpResponseData authorizeSns(RequestContext context, HttpRequestData raw,
+                                         java.util.function.Function<String, String> topicPolicies) {
         if (!enforce) {
             return null;
         }
         String[] target = io.hikyaku.sns.SnsRequests.authorizationTarget(raw);
-        String denial = authorization.denial(context, target[0], target[1]);
-        if (denial == null && !target[1].equals("*")) {
-            String[] arn = target[1].split(":", -1);
-            String account = context.principal().accountId();
-            if (arn.length < 6 || account == null || !account.equals(arn[4])) {
+        String account = context.principal().accountId();
+        String[] arn = target[1].split(":", -1);
+        String topicAccount = arn.length >= 6 ? arn[4] : null;
+        String topicPolicy = target[1].equals("*") || topicAccount == null ? null : topicPolicies.apply(target[1]);
+        String denial;
+        if (topicPolicy != null) {
+            denial = authorization.kmsDenial(context, target[0], target[1], topicAccount, topicPolicy, java.util.Map.of());
+        } else {
+            denial = authorization.denial(context, target[0], target[1]);
+            if (denial == null && !target[1].equals("*") && (account == null || !account.equals(topicAccount))) {
                 denial = "User: " + (context.principal().isAnonymous() ? "anonymous" : context.principal().arn())
                         + " is not authorized to perform: " + target[0] + " on resource: " + target[1]
                         + " because no resource-based policy allows the " + target[0] + " action";

@@ -196,6 +196,7 @@ public final class RequestAuthorization {
                 + " on resource: " + resource;
         return switch (d.reason()) {
             case EXPLICIT_DENY_IN_IDENTITY_POLICY -> head + " with an explicit deny in an identity-based policy";
+            case EXPLICIT_DENY_IN_RESOURCE_POLICY -> head + " with an explicit deny in a resource-based policy";
             case EXPLICIT_DENY_IN_SESSION_POLICY -> head + " with an explicit deny in a session policy";
             case NO_SESSION_POLICY_ALLOWS -> head + " because no session policy allows the " + iamAction + " action";
             default -> who.accountId() != null && !who.accountId().equals(keyAccount)

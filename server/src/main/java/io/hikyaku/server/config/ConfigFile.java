@@ -44,7 +44,7 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
             "samTemplates", "cluster");
     private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
             "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog", "cooldowns",
-            "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics", "engineShards", "allowedHosts", "metricsTokenFile",
+            "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics", "engineShards", "allowedHosts", "metricsTokenFile", "outboundAllow",
             "maxConnections", "maxConnectionsPerAddress", "requestHeadTimeout", "requestBodyTimeout");
     private static final Set<String> QUEUE_KEYS = Set.of("name", "attributes", "tags", "deadLetterQueue", "maxReceiveCount", "account");
 
@@ -151,7 +151,14 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
                 SecuritySettings.bool(source + ".allowUnauthenticated", text(source, s, "allowUnauthenticated")),
                 cert == null ? null : Path.of(cert), key == null ? null : Path.of(key),
                 SettingValues.port(source + ".tlsPort", text(source, s, "tlsPort")), hosts(source + ".allowedHosts", s.get("allowedHosts")),
-                text(source, s, "metricsTokenFile") == null ? null : Path.of(text(source, s, "metricsTokenFile")));
+                text(source, s, "metricsTokenFile") == null ? null : Path.of(text(source, s, "metricsTokenFile")),
+                outboundAllow(source + ".outboundAllow", s.get("outboundAllow")));
+    }
+
+    /** A list of entries, or one comma-separated string of them, as one comma-separated string. */
+    private static String outboundAllow(String source, Object value) {
+        List<String> entries = hosts(source, value);
+        return entries == null ? null : String.join(",", entries);
     }
 
     /** A list of host names, or one comma-separated string of them. */

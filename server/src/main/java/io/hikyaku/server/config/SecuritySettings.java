@@ -12,12 +12,17 @@ import java.util.Locale;
  * null = not given there. Layered like {@link Settings}: defaults &lt; file &lt; environment &lt; flags.
  */
 public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path tlsCert, Path tlsKey, Integer tlsPort,
-                               List<String> allowedHosts, Path metricsTokenFile) {
+                               List<String> allowedHosts, Path metricsTokenFile, String outboundAllow) {
 
-    public static final SecuritySettings NONE = new SecuritySettings(null, null, null, null, null, null, null);
+    public static final SecuritySettings NONE = new SecuritySettings(null, null, null, null, null, null, null, null);
+
+    public SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path tlsCert, Path tlsKey, Integer tlsPort,
+                            List<String> allowedHosts, Path metricsTokenFile) {
+        this(auth, allowUnauthenticated, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, null);
+    }
 
     public SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path tlsCert, Path tlsKey, Integer tlsPort) {
-        this(auth, allowUnauthenticated, tlsCert, tlsKey, tlsPort, null, null);
+        this(auth, allowUnauthenticated, tlsCert, tlsKey, tlsPort, null, null, null);
     }
 
     public SecurityConfig applyTo(SecurityConfig base) {
@@ -30,6 +35,7 @@ public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path
                     tlsPort != null ? tlsPort : c.tlsPort());
         }
         if (metricsTokenFile != null) c = c.withMetricsTokenFile(metricsTokenFile);
+        if (outboundAllow != null) c = c.withOutboundAllow(outboundAllow);
         return c;
     }
 
@@ -62,7 +68,8 @@ public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path
                 bool("HIKYAKU_ALLOW_UNAUTHENTICATED", value(env, "HIKYAKU_ALLOW_UNAUTHENTICATED")),
                 path(value(env, "HIKYAKU_TLS_CERT")), path(value(env, "HIKYAKU_TLS_KEY")),
                 SettingValues.port("HIKYAKU_TLS_PORT", value(env, "HIKYAKU_TLS_PORT")),
-                hostList(value(env, "HIKYAKU_ALLOWED_HOSTS")), path(value(env, "HIKYAKU_METRICS_TOKEN_FILE")));
+                hostList(value(env, "HIKYAKU_ALLOWED_HOSTS")), path(value(env, "HIKYAKU_METRICS_TOKEN_FILE")),
+                value(env, "HIKYAKU_OUTBOUND_ALLOW"));
     }
 
     /** {@code a.example, .lan, *}: comma-separated host names; null when not given. */

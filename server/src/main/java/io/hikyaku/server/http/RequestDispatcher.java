@@ -228,6 +228,9 @@ public final class RequestDispatcher {
                 return elsewhere;
             }
         }
+        if (io.hikyaku.sns.SnsLinks.isLink(raw) && sns.get() != null) { // SubscribeURL, UnsubscribeURL, SigningCertURL: unsigned, as at SNS
+            return done(sns.get().handleLink(raw));
+        }
         long start = observers.isEmpty() ? 0 : System.nanoTime(); // only observers read it
         RequestContext caller = null;
         String signingService = null;
@@ -274,9 +277,10 @@ public final class RequestDispatcher {
             return done(observed(kmsExchange, answer, answer.headers().get("x-amzn-ErrorType"), null, false));
         }
         if (route == ServiceRoute.SNS) { // SNS: authorized (sns:*) when auth is on; acts in the caller's account
-            HttpResponseData refused = caller == null ? null : authentication.authorizeSns(caller, raw);
-            Exchange snsExchange = exchange(start, requestId, null, null, caller, raw, peer);
             io.hikyaku.sns.SnsApi api = sns.get();
+            HttpResponseData refused = caller == null ? null
+                    : authentication.authorizeSns(caller, raw, arn -> api == null ? null : api.topicPolicy(arn));
+            Exchange snsExchange = exchange(start, requestId, null, null, caller, raw, peer);
             if (refused != null || api == null) {
                 HttpResponseData answer = refused != null ? refused : new HttpResponseData(503, Map.of("content-type", "text/xml"),
                         "<ErrorResponse><Error><Type>Receiver</Type><Code>ServiceUnavailable</Code><Message>SNS is not running</Message></Error></ErrorResponse>"

@@ -1,0 +1,110 @@
+package io.hikyaku.sns;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The outbox on a same-thread executor and a manual timer: retry schedule, DLQ hand-off, the capacity bound. */
+class HttpOutboxTest {
+
+    /** Runs tasks on the caller's thread. */
+    static final class DirectExecutor extends AbstractExecutorService {
+        @Override public void execute(Runnable command) { command.run(); }
+        @Override public void shutdown() { }
+        @Override public List<Runnable> shutdownNow() { return List.of(); }
+        @Override public boolean isShutdown() { return false; }
+        @Override public boolean isTerminated() { return false; }
+        @Override public boolean awaitTermination(long timeout, TimeUnit unit) { return true; }
+    }
+
+    private final List<Long> delays = new ArrayList<>();
+    private final List<Runnable> waiting = new ArrayList<>();
+    private final List<String> parked = new ArrayList<>();
+
+    private HttpOutbox outbox(HttpEndpointClient.Poster poster, int capacity) {
+        return new HttpOutbox(poster, (d, why) -> parked.add(d.messageId() + ": " + why), OutboxLog.memory(), capacity, new DirectExecutor(),
+                (task, delay) -> {
+                    delays.add(delay);
+                    waiting.add(task);
+                });
+    }
+
+    private void runTimers() {
+        while (!waiting.isEmpty()) {
+            waiting.remove(0).run();
+        }
+    }
+
+    private static HttpDelivery delivery(String id, HttpRetryPolicy policy) {
+        return new HttpDelivery("arn:sub", "arn:topic", "http://127.0.0.1:1/", "Notification", id, Map.of(),
+                new byte[0], policy);
+    }
+
+    @Test
+    void failingTwiceThenSucceedingRetriesOnTheScheduleAndDelivers() throws Exception {
+        AtomicInteger posts = new AtomicInteger();
+        HttpOutbox o = outbox((u, h, b) -> posts.incrementAndGet() <= 2 ? 500 : 200, 10);
+        o.reserve(1);
+        o.submit(delivery("m1", HttpRetryPolicy.DEFAULT));
+        runTimers();
+        assertThat(posts).hasValue(3);
+        assertThat(delays).containsExactly(20_000L, 20_000L);
+        assertThat(o.delivered).hasValue(1);
+        assertThat(o.retried).hasValue(2);
+        assertThat(parked).isEmpty();
+        assertThat(o.pending()).isZero();
+    }
+
+    @Test
+    void aUsedUpScheduleGoesToTheDeadLetters() throws Exception {
+        AtomicInteger posts = new AtomicInteger();
+        HttpOutbox o = outbox((u, h, b) -> {
+            posts.incrementAndGet();
+            throw new IOException("connection refused");
+        }, 10);
+        o.reserve(1);
+        o.submit(delivery("m2", HttpRetryPolicy.DEFAULT));
+        runTimers();
+        assertThat(posts).hasValue(4); // the first attempt and 3 retries
+        assertThat(parked).containsExactly("m2: connection refused");
+        assertThat(o.failed).hasValue(1);
+        assertThat(o.pending()).isZero();
+    }
+
+    @Test
+    void clientErrorsRedirectsAndRefusalsAreNotRetried() throws Exception {
+        HttpOutbox o = outbox((u, h, b) -> u.toString().contains("404") ? 404 : u.toString().contains("302") ? 302 : 429, 10);
+        o.reserve(3);
+        o.submit(new HttpDelivery("s", "t", "http://127.0.0.1/404", "Notification", "a", Map.of(), new byte[0], HttpRetryPolicy.DEFAULT));
+        o.submit(new HttpDelivery("s", "t", "http://127.0.0.1/302", "Notification", "b", Map.of(), new byte[0], HttpRetryPolicy.DEFAULT));
+        assertThat(parked).containsExactly("a: the endpoint answered HTTP 404", "b: the endpoint answered HTTP 302");
+        o.submit(new HttpDelivery("s", "t", "http://127.0.0.1/429", "Notification", "c", Map.of(), new byte[0], HttpRetryPolicy.DEFAULT));
+        assertThat(delays).hasSize(1); // 429 is retried
+        HttpOutbox refusing = outbox((u, h, b) -> {
+            throw new OutboundAllowList.Refused("not allowed");
+        }, 10);
+        refusing.reserve(1);
+        refusing.submit(delivery("d", HttpRetryPolicy.DEFAULT));
+        assertThat(parked).contains("d: not allowed");
+        assertThat(delays).hasSize(1);
+    }
+
+    @Test
+    void aFullOutboxRefusesWithThrottledAndCountsIt() throws Exception {
+        HttpOutbox o = outbox((u, h, b) -> 500, 2);
+        o.reserve(2);
+        assertThatThrownBy(() -> o.reserve(1)).isInstanceOfSatisfying(SnsException.class,
+                e -> assertThat(e.code()).isEqualTo("Throttled"));
+        assertThat(o.counters()).containsEntry("HttpOutboxFullRefusals", 1L).containsEntry("HttpDeliveriesPending", 2L);
+        o.release(1);
+        o.reserve(1);
+    }
+}
