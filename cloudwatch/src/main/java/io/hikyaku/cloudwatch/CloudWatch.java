@@ -34,6 +34,9 @@ public final class CloudWatch implements AutoCloseable {
     private final Clock clock;
     private final Path file;
     private final MetricHistory history;
+    private final CustomMetrics custom = new CustomMetrics(CustomMetrics.DEFAULT_MAX_PER_ACCOUNT, CustomMetrics.DEFAULT_MAX_TOTAL);
+    /** The custom metrics' snapshot, or null (memory only). */
+    private final Path customFile;
     private final SentSizes sizes = new SentSizes();
     /** null when metrics are off: nothing is sampled ({@link #withoutData}). */
     private final MetricSampler sampler;
@@ -47,18 +50,20 @@ public final class CloudWatch implements AutoCloseable {
     public CloudWatch(ServiceView view, HikyakuMetrics metrics, Clock clock, String accountId, Path dataDir, int maxQueues) {
         this.clock = clock;
         this.file = dataDir == null ? null : dataDir.resolve(FILE_NAME);
+        this.customFile = dataDir == null ? null : dataDir.resolve(CustomMetrics.FILE_NAME);
         this.history = new MetricHistory(maxQueues);
         this.sampler = new MetricSampler(view, metrics.registry(), sizes, history, clock);
-        this.endpoint = new CloudWatchEndpoint(new CloudWatchApi(history, accountId, clock));
+        this.endpoint = new CloudWatchEndpoint(new CloudWatchApi(history, custom, accountId, clock));
         load();
     }
 
     private CloudWatch(Clock clock, String accountId) {
         this.clock = clock;
         this.file = null;
+        this.customFile = null;
         this.history = new MetricHistory(0);
         this.sampler = null;
-        this.endpoint = new CloudWatchEndpoint(new CloudWatchApi(history, accountId, clock));
+        this.endpoint = new CloudWatchEndpoint(new CloudWatchApi(history, custom, accountId, clock));
     }
 
     /**
@@ -74,6 +79,7 @@ public final class CloudWatch implements AutoCloseable {
         if (file == null) {
             return;
         }
+        loadCustom();
         try {
             history.load(file, MetricSampler.minuteOf(clock.millis()));
         } catch (IOException | RuntimeException e) {
@@ -83,6 +89,20 @@ public final class CloudWatch implements AutoCloseable {
                 Files.move(file, aside, StandardCopyOption.REPLACE_EXISTING);
             } catch (IOException moveFailed) {
                 LOG.warn("Cannot move {} aside: {}", file, moveFailed.toString());
+            }
+        }
+    }
+
+    private void loadCustom() {
+        try {
+            custom.load(customFile, MetricSampler.minuteOf(clock.millis()));
+        } catch (IOException | RuntimeException e) {
+            Path aside = customFile.resolveSibling(CustomMetrics.FILE_NAME + ".unreadable");
+            LOG.warn("CloudWatch custom metrics {} cannot be read ({}); starting without them, the file is kept as {}", customFile, e.toString(), aside);
+            try {
+                Files.move(customFile, aside, StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException moveFailed) {
+                LOG.warn("Cannot move {} aside: {}", customFile, moveFailed.toString());
             }
         }
     }
@@ -159,6 +179,11 @@ public final class CloudWatch implements AutoCloseable {
             history.save(file, MetricSampler.minuteOf(clock.millis()));
         } catch (IOException e) {
             LOG.warn("CloudWatch metrics history cannot be saved to {}: {}", file, e.toString());
+        }
+        try {
+            custom.save(customFile, MetricSampler.minuteOf(clock.millis()));
+        } catch (IOException e) {
+            LOG.warn("CloudWatch custom metrics cannot be saved to {}: {}", customFile, e.toString());
         }
     }
 

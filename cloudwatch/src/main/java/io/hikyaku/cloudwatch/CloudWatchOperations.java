@@ -19,6 +19,7 @@ import java.util.Set;
  *   GetMetricStatistics  cloudwatch:GetMetricStatistics  on "*"  Query, JSON 1.0, RPC v2 CBOR
  *   GetMetricData        cloudwatch:GetMetricData        on "*"  Query, JSON 1.0, RPC v2 CBOR
  *   ListMetrics          cloudwatch:ListMetrics          on "*"  Query, JSON 1.0, RPC v2 CBOR
+ *   PutMetricData        cloudwatch:PutMetricData        on "*"  Query, JSON 1.0, RPC v2 CBOR
  * </pre>
  * (CloudWatch's metric actions have no resource type in IAM: they are authorized on {@code "*"}.)
  */
@@ -38,7 +39,8 @@ public final class CloudWatchOperations {
     public enum Operation {
         GET_METRIC_STATISTICS("GetMetricStatistics"),
         GET_METRIC_DATA("GetMetricData"),
-        LIST_METRICS("ListMetrics");
+        LIST_METRICS("ListMetrics"),
+        PUT_METRIC_DATA("PutMetricData");
 
         private final String operationName;
 
