@@ -26,17 +26,26 @@ final class CloudWatchApi {
     private final String accountId;
     private final Clock clock;
 
+    private final Alarms alarms;
+    private final AlarmApi alarmApi;
+
     CloudWatchApi(MetricHistory history, CustomMetrics custom, String accountId, Clock clock) {
-        this.history = history;
-        this.custom = custom;
-        this.reader = new MetricReader(history, custom, clock);
-        this.accountId = accountId;
-        this.clock = clock;
+        this(history, custom, new MetricReader(history, custom, clock), null, accountId, clock);
     }
 
-    /** The same API answering for another account's metrics. */
+    CloudWatchApi(MetricHistory history, CustomMetrics custom, MetricReader reader, Alarms alarms, String accountId, Clock clock) {
+        this.history = history;
+        this.custom = custom;
+        this.reader = reader;
+        this.accountId = accountId;
+        this.clock = clock;
+        this.alarms = alarms != null ? alarms : new Alarms(reader, clock, null, Alarms.DEFAULT_MAX_PER_ACCOUNT, Alarms.INLINE);
+        this.alarmApi = new AlarmApi(this.alarms, accountId);
+    }
+
+    /** The same API answering for another account's metrics and alarms. */
     CloudWatchApi forAccount(String account) {
-        return account == null || account.equals(accountId) ? this : new CloudWatchApi(history, custom, account, clock);
+        return account == null || account.equals(accountId) ? this : new CloudWatchApi(history, custom, reader, alarms, account, clock);
     }
 
     /** Runs an operation of the table ({@link CloudWatchOperations}), already found and authorized. */
@@ -46,6 +55,17 @@ final class CloudWatchApi {
             case GET_METRIC_DATA -> getMetricData(in);
             case LIST_METRICS -> listMetrics(in);
             case PUT_METRIC_DATA -> putMetricData(in);
+            case PUT_METRIC_ALARM -> alarmApi.putMetricAlarm(in);
+            case DESCRIBE_ALARMS -> alarmApi.describeAlarms(in);
+            case DESCRIBE_ALARMS_FOR_METRIC -> alarmApi.describeAlarmsForMetric(in);
+            case DELETE_ALARMS -> alarmApi.deleteAlarms(in);
+            case SET_ALARM_STATE -> alarmApi.setAlarmState(in);
+            case ENABLE_ALARM_ACTIONS -> alarmApi.setActionsEnabled(in, true);
+            case DISABLE_ALARM_ACTIONS -> alarmApi.setActionsEnabled(in, false);
+            case DESCRIBE_ALARM_HISTORY -> alarmApi.describeAlarmHistory(in);
+            case TAG_RESOURCE -> alarmApi.tagResource(in);
+            case UNTAG_RESOURCE -> alarmApi.untagResource(in);
+            case LIST_TAGS_FOR_RESOURCE -> alarmApi.listTagsForResource(in);
         };
     }
 

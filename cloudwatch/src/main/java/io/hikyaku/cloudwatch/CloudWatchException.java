@@ -53,6 +53,10 @@ final class CloudWatchException extends RuntimeException {
         return new CloudWatchException("InvalidFormat", "InvalidFormatFault", 400, true, message);
     }
 
+    static CloudWatchException invalidNextToken() {
+        return new CloudWatchException("InvalidNextToken", "InvalidNextToken", 400, true, "The service returned an error: the NextToken is not valid.");
+    }
+
     static CloudWatchException invalidAction(String action) {
         return new CloudWatchException("InvalidAction", "InvalidAction", 400, true,
                 "The action " + action + " is not valid for this web service.");
