@@ -49,14 +49,14 @@ public final class CloudWatchOperations {
         PUT_METRIC_ALARM("PutMetricAlarm"),
         DESCRIBE_ALARMS("DescribeAlarms"),
         DESCRIBE_ALARMS_FOR_METRIC("DescribeAlarmsForMetric"),
-        DELETE_ALARMS("DeleteAlarms"),
         SET_ALARM_STATE("SetAlarmState"),
         ENABLE_ALARM_ACTIONS("EnableAlarmActions"),
         DISABLE_ALARM_ACTIONS("DisableAlarmActions"),
         DESCRIBE_ALARM_HISTORY("DescribeAlarmHistory"),
         TAG_RESOURCE("TagResource"),
         UNTAG_RESOURCE("UntagResource"),
-        LIST_TAGS_FOR_RESOURCE("ListTagsForResource");
+        LIST_TAGS_FOR_RESOURCE("ListTagsForResource"),
+        DELETE_ALARMS("DeleteAlarms");
 
         private final String operationName;
 

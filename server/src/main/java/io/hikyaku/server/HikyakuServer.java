@@ -257,6 +257,9 @@ public final class HikyakuServer implements AutoCloseable {
             server.startPush();
             server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
                     config.region());
+            if (server.cloudWatch != null) { // alarm actions publish to this server's SNS topics
+                server.cloudWatch.alarmsIn(config.region(), new SnsAlarmNotifier(() -> server.sns == null ? null : server.sns.api()));
+            }
             boolean keysInMemory = config.storage() == StorageMode.MEMORY; // memory: an ephemeral master key, no env read
             server.kms = io.hikyaku.kms.KmsService.start(keysInMemory ? null : config.dataDir(),
                     keysInMemory ? null : io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment(), config.region(), config.clock());
