@@ -268,7 +268,12 @@ final class Alarms {
                 }
             }
             if (changed) {
-                save();
+                try {
+                    save();
+                } catch (UncheckedIOException e) {
+                    // The state changes still notify: a lost file write must not also silence the alarms.
+                    LOG.error("CloudWatch alarm states could not be saved: {}", e.getCause().toString());
+                }
             }
         }
         submit(run);
