@@ -60,7 +60,8 @@ final class Alarms {
     private final Map<String, Deque<AlarmHistoryItem>> history = new HashMap<>();
     private volatile String region = "us-east-1";
     private volatile AlarmNotifier notifier = AlarmNotifier.NONE;
-    private long lastEvaluatedMinute = Long.MIN_VALUE;
+    /** The minute of the last round; starts at the current one, so the first round is when the next minute begins. */
+    private long lastEvaluatedMinute;
 
     /** @param file the alarms file, or null to keep alarms in memory only */
     Alarms(MetricReader reader, Clock clock, Path file, int maxPerAccount, Executor actions) {
@@ -69,6 +70,7 @@ final class Alarms {
         this.file = file;
         this.maxPerAccount = maxPerAccount;
         this.actions = actions;
+        this.lastEvaluatedMinute = MetricSampler.minuteOf(clock.millis());
     }
 
     void region(String region) {

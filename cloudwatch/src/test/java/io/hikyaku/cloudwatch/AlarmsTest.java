@@ -108,6 +108,16 @@ class AlarmsTest {
         assertThat(acts.get(0).get("HistorySummary").asText()).isEqualTo("Successfully executed action " + TOPIC);
     }
 
+    /** The first round is when the next minute begins, not at start: a new alarm is not judged on a partial minute. */
+    @Test
+    void theFirstRoundIsAtTheNextMinute() throws Exception {
+        putAlarm("fresh", ",\"TreatMissingData\":\"breaching\"");
+        assertThat(cw.evaluateAlarmsNow()).isFalse();
+        assertThat(alarm("fresh").get("StateValue").asText()).isEqualTo("INSUFFICIENT_DATA");
+        nextMinute();
+        assertThat(alarm("fresh").get("StateValue").asText()).isEqualTo("ALARM");
+    }
+
     @Test
     void missingDataAndDisabledActionsAndSetState() throws Exception {
         putAlarm("quiet", ",\"TreatMissingData\":\"breaching\"");
