@@ -77,5 +77,5 @@ out["errRange"] = error(cw.get_metric_statistics, Namespace="AWS/SQS", MetricNam
 out["errMissing"] = error(raw.get_metric_statistics, Namespace="AWS/SQS", StartTime=start_t, EndTime=end_t, Period=60,
                           Statistics=["Sum"])
 out["errExpression"] = error(cw.get_metric_data, StartTime=start_t, EndTime=end_t,
-                             MetricDataQueries=[{"Id": "e1", "Expression": "SUM(METRICS())"}])
+                             MetricDataQueries=[{"Id": "e1", "Expression": "PERCENTILE(METRICS())"}])
 print(json.dumps(out))

@@ -1,10 +1,18 @@
 package io.hikyaku.cloudwatch;
 
-/** The statistics of the samples in one period: CloudWatch's SampleCount, Sum, Minimum, Maximum (and Average). */
-record Aggregate(long sampleCount, double sum, double minimum, double maximum) {
+/**
+ * The statistics of the samples in one period: CloudWatch's SampleCount, Sum, Minimum, Maximum (and
+ * Average). {@code exactCount} keeps a fractional sample count (PutMetricData's Counts may be
+ * fractional); for the AWS/SQS series it equals {@code sampleCount}.
+ */
+record Aggregate(long sampleCount, double sum, double minimum, double maximum, double exactCount) {
+
+    Aggregate(long sampleCount, double sum, double minimum, double maximum) {
+        this(sampleCount, sum, minimum, maximum, sampleCount);
+    }
 
     double average() {
-        return sampleCount == 0 ? 0 : sum / sampleCount;
+        return exactCount == 0 ? 0 : sum / exactCount;
     }
 
     /** @param stat Sum, Average, Minimum, Maximum or SampleCount */
@@ -14,7 +22,7 @@ record Aggregate(long sampleCount, double sum, double minimum, double maximum) {
             case "Average" -> average();
             case "Minimum" -> minimum;
             case "Maximum" -> maximum;
-            case "SampleCount" -> sampleCount;
+            case "SampleCount" -> exactCount;
             default -> throw new IllegalArgumentException(stat);
         };
     }
@@ -23,6 +31,7 @@ record Aggregate(long sampleCount, double sum, double minimum, double maximum) {
         if (o == null) {
             return this;
         }
-        return new Aggregate(sampleCount + o.sampleCount, sum + o.sum, Math.min(minimum, o.minimum), Math.max(maximum, o.maximum));
+        return new Aggregate(sampleCount + o.sampleCount, sum + o.sum, Math.min(minimum, o.minimum), Math.max(maximum, o.maximum),
+                exactCount + o.exactCount);
     }
 }

@@ -34,10 +34,38 @@ public final class CloudWatch implements AutoCloseable {
     private final Clock clock;
     private final Path file;
     private final MetricHistory history;
+    private final CustomMetrics custom = new CustomMetrics(CustomMetrics.DEFAULT_MAX_PER_ACCOUNT, CustomMetrics.DEFAULT_MAX_TOTAL);
+    /** The custom metrics' snapshot, or null (memory only). */
+    private final Path customFile;
     private final SentSizes sizes = new SentSizes();
     /** null when metrics are off: nothing is sampled ({@link #withoutData}). */
     private final MetricSampler sampler;
     private final CloudWatchEndpoint endpoint;
+    /** Alarm actions run here, off the request and sampling threads (a bounded queue: a full one fails the action). */
+    private final java.util.concurrent.ThreadPoolExecutor actions = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+            new java.util.concurrent.ArrayBlockingQueue<>(1000), r -> {
+                Thread t = new Thread(r, "hikyaku-cloudwatch-actions");
+                t.setDaemon(true);
+                return t;
+            });
+    /** Actions handed over and not yet run (so tests can wait for them). */
+    private final java.util.concurrent.atomic.AtomicInteger pendingActions = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.Executor actionRunner = task -> {
+        pendingActions.incrementAndGet();
+        try {
+            actions.execute(() -> {
+                try {
+                    task.run();
+                } finally {
+                    pendingActions.decrementAndGet();
+                }
+            });
+        } catch (RuntimeException rejected) {
+            pendingActions.decrementAndGet();
+            throw rejected;
+        }
+    };
+    private final Alarms alarms;
     private ScheduledExecutorService scheduler;
 
     /**
@@ -47,18 +75,25 @@ public final class CloudWatch implements AutoCloseable {
     public CloudWatch(ServiceView view, HikyakuMetrics metrics, Clock clock, String accountId, Path dataDir, int maxQueues) {
         this.clock = clock;
         this.file = dataDir == null ? null : dataDir.resolve(FILE_NAME);
+        this.customFile = dataDir == null ? null : dataDir.resolve(CustomMetrics.FILE_NAME);
         this.history = new MetricHistory(maxQueues);
         this.sampler = new MetricSampler(view, metrics.registry(), sizes, history, clock);
-        this.endpoint = new CloudWatchEndpoint(new CloudWatchApi(history, accountId, clock));
+        MetricReader reader = new MetricReader(history, custom, clock);
+        this.alarms = new Alarms(reader, clock, dataDir == null ? null : dataDir.resolve(Alarms.FILE_NAME), Alarms.DEFAULT_MAX_PER_ACCOUNT, actionRunner);
+        this.endpoint = new CloudWatchEndpoint(new CloudWatchApi(history, custom, reader, alarms, accountId, clock));
         load();
+        loadAlarms();
     }
 
     private CloudWatch(Clock clock, String accountId) {
         this.clock = clock;
         this.file = null;
+        this.customFile = null;
         this.history = new MetricHistory(0);
         this.sampler = null;
-        this.endpoint = new CloudWatchEndpoint(new CloudWatchApi(history, accountId, clock));
+        MetricReader reader = new MetricReader(history, custom, clock);
+        this.alarms = new Alarms(reader, clock, null, Alarms.DEFAULT_MAX_PER_ACCOUNT, actionRunner);
+        this.endpoint = new CloudWatchEndpoint(new CloudWatchApi(history, custom, reader, alarms, accountId, clock));
     }
 
     /**
@@ -74,6 +109,7 @@ public final class CloudWatch implements AutoCloseable {
         if (file == null) {
             return;
         }
+        loadCustom();
         try {
             history.load(file, MetricSampler.minuteOf(clock.millis()));
         } catch (IOException | RuntimeException e) {
@@ -87,12 +123,48 @@ public final class CloudWatch implements AutoCloseable {
         }
     }
 
+    /**
+     * An unreadable alarms file stops the start: alarms are configuration, and starting without them
+     * would silently drop every alarm (and the next change would overwrite the file).
+     */
+    private void loadAlarms() {
+        try {
+            alarms.load();
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("The CloudWatch alarms file " + Alarms.FILE_NAME + " in the data directory cannot be read ("
+                    + e + "); fix or remove it to start", e);
+        }
+    }
+
+    /**
+     * Where alarm ARNs and notifications say the alarms are ({@code region}) and how their SNS actions
+     * are published. Call before {@link #start()}.
+     */
+    public CloudWatch alarmsIn(String region, AlarmNotifier notifier) {
+        alarms.region(region);
+        alarms.notifier(notifier);
+        return this;
+    }
+
+    private void loadCustom() {
+        try {
+            custom.load(customFile, MetricSampler.minuteOf(clock.millis()));
+        } catch (IOException | RuntimeException e) {
+            Path aside = customFile.resolveSibling(CustomMetrics.FILE_NAME + ".unreadable");
+            LOG.warn("CloudWatch custom metrics {} cannot be read ({}); starting without them, the file is kept as {}", customFile, e.toString(), aside);
+            try {
+                Files.move(customFile, aside, StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException moveFailed) {
+                LOG.warn("Cannot move {} aside: {}", customFile, moveFailed.toString());
+            }
+        }
+    }
+
     /** Starts sampling: takes the counters' starting totals now, then a sample each new minute of the clock. */
     public synchronized CloudWatch start() {
-        if (sampler == null) {
-            return this;
+        if (sampler != null) {
+            sampler.runDue();
         }
-        sampler.runDue();
         scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hikyaku-cloudwatch");
             t.setDaemon(true);
@@ -140,7 +212,28 @@ public final class CloudWatch implements AutoCloseable {
         if (sampled) {
             save();
         }
+        alarms.evaluateDue(); // after the minute's sample: the alarms see the datapoints of the minute that ended
         return sampled;
+    }
+
+    /**
+     * Evaluates every alarm if the clock entered a new minute since the last round (sampleNow does it
+     * too). @return whether a round ran
+     */
+    public boolean evaluateAlarmsNow() {
+        return alarms.evaluateDue();
+    }
+
+    /** Waits until the alarm actions handed over so far have run (tests; bounded by {@code timeoutMillis}). */
+    public boolean awaitActions(long timeoutMillis) throws InterruptedException {
+        long until = System.nanoTime() + timeoutMillis * 1_000_000;
+        while (pendingActions.get() > 0) {
+            if (System.nanoTime() > until) {
+                return false;
+            }
+            Thread.sleep(5);
+        }
+        return true;
     }
 
     private void sampleNowQuietly() {
@@ -160,6 +253,11 @@ public final class CloudWatch implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("CloudWatch metrics history cannot be saved to {}: {}", file, e.toString());
         }
+        try {
+            custom.save(customFile, MetricSampler.minuteOf(clock.millis()));
+        } catch (IOException e) {
+            LOG.warn("CloudWatch custom metrics cannot be saved to {}: {}", customFile, e.toString());
+        }
     }
 
     /** Stops sampling and saves the history. */
@@ -173,6 +271,12 @@ public final class CloudWatch implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             scheduler = null;
+        }
+        actions.shutdown();
+        try {
+            actions.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         if (sampler != null) {
             save();

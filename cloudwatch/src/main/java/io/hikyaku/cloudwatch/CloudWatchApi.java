@@ -4,12 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * GetMetricStatistics, GetMetricData (MetricStat queries) and ListMetrics over the kept AWS/SQS
@@ -19,24 +16,36 @@ import java.util.regex.Pattern;
 final class CloudWatchApi {
 
     static final List<String> STATISTICS = List.of("SampleCount", "Average", "Sum", "Minimum", "Maximum");
-    private static final Pattern QUERY_ID = Pattern.compile("[a-z][a-zA-Z0-9_]*");
     private static final int MAX_DATAPOINTS = 1440;
     private static final int MAX_QUERIES = 500;
     private static final int LIST_PAGE = 500;
 
     private final MetricHistory history;
+    private final CustomMetrics custom;
+    private final MetricReader reader;
     private final String accountId;
     private final Clock clock;
 
-    CloudWatchApi(MetricHistory history, String accountId, Clock clock) {
-        this.history = history;
-        this.accountId = accountId;
-        this.clock = clock;
+    private final Alarms alarms;
+    private final AlarmApi alarmApi;
+
+    CloudWatchApi(MetricHistory history, CustomMetrics custom, String accountId, Clock clock) {
+        this(history, custom, new MetricReader(history, custom, clock), null, accountId, clock);
     }
 
-    /** The same API answering for another account's queues. */
+    CloudWatchApi(MetricHistory history, CustomMetrics custom, MetricReader reader, Alarms alarms, String accountId, Clock clock) {
+        this.history = history;
+        this.custom = custom;
+        this.reader = reader;
+        this.accountId = accountId;
+        this.clock = clock;
+        this.alarms = alarms != null ? alarms : new Alarms(reader, clock, null, Alarms.DEFAULT_MAX_PER_ACCOUNT, Alarms.INLINE);
+        this.alarmApi = new AlarmApi(this.alarms, accountId);
+    }
+
+    /** The same API answering for another account's metrics and alarms. */
     CloudWatchApi forAccount(String account) {
-        return account == null || account.equals(accountId) ? this : new CloudWatchApi(history, account, clock);
+        return account == null || account.equals(accountId) ? this : new CloudWatchApi(history, custom, reader, alarms, account, clock);
     }
 
     /** Runs an operation of the table ({@link CloudWatchOperations}), already found and authorized. */
@@ -45,6 +54,18 @@ final class CloudWatchApi {
             case GET_METRIC_STATISTICS -> getMetricStatistics(in);
             case GET_METRIC_DATA -> getMetricData(in);
             case LIST_METRICS -> listMetrics(in);
+            case PUT_METRIC_DATA -> putMetricData(in);
+            case PUT_METRIC_ALARM -> alarmApi.putMetricAlarm(in);
+            case DESCRIBE_ALARMS -> alarmApi.describeAlarms(in);
+            case DESCRIBE_ALARMS_FOR_METRIC -> alarmApi.describeAlarmsForMetric(in);
+            case DELETE_ALARMS -> alarmApi.deleteAlarms(in);
+            case SET_ALARM_STATE -> alarmApi.setAlarmState(in);
+            case ENABLE_ALARM_ACTIONS -> alarmApi.setActionsEnabled(in, true);
+            case DISABLE_ALARM_ACTIONS -> alarmApi.setActionsEnabled(in, false);
+            case DESCRIBE_ALARM_HISTORY -> alarmApi.describeAlarmHistory(in);
+            case TAG_RESOURCE -> alarmApi.tagResource(in);
+            case UNTAG_RESOURCE -> alarmApi.untagResource(in);
+            case LIST_TAGS_FOR_RESOURCE -> alarmApi.listTagsForResource(in);
         };
     }
 
@@ -74,9 +95,9 @@ final class CloudWatchApi {
             }
             stats.add(s);
         }
-        checkPeriod(period, "Period");
+        Periods.check(period, "Period");
         checkRange(start, end);
-        long minutes = periodMinutes(period);
+        long minutes = Periods.minutes(period);
         long from = startMinute(start);
         long to = endMinute(end);
         double requested = Math.ceil(((double) to - from) / minutes);
@@ -84,13 +105,15 @@ final class CloudWatchApi {
             throw CloudWatchException.combination("You have requested up to " + String.format("%.0f", requested) + " datapoints, which exceeds the limit of "
                     + MAX_DATAPOINTS + ". You may reduce the datapoints requested by increasing Period, or decreasing the time range.");
         }
-        SqsMetric metric = metricOf(namespace, metricName);
-        String queue = queueOf(in.get("Dimensions"));
-        String unit = Input.text(in, "Unit");
+        String unit = MetricUnits.check(Input.text(in, "Unit"), "Unit");
+        MetricReader.Source source = reader.find(accountId, namespace, metricName, in.get("Dimensions"), "Dimensions", unit);
         List<Object> datapoints = new ArrayList<>();
-        if (metric != null && queue != null && (unit == null || unit.equals(metric.unit))) {
-            for (long bucket = firstKept(from, minutes); bucket < to && bucket <= lastKept(); bucket += minutes) {
-                Aggregate a = history.aggregate(accountId, queue, metric, bucket, Math.min(bucket + minutes, to));
+        if (source != null) {
+            long now = SqsMetricClock.minute(clock);
+            long keptFrom = now - QueueSeries.SLOTS - 1;
+            long first = from >= keptFrom ? from : from + (keptFrom - from) / minutes * minutes;
+            for (long bucket = first; bucket < to && bucket <= now; bucket += minutes) {
+                Aggregate a = source.aggregate(bucket, Math.min(bucket + minutes, to));
                 if (a == null) {
                     continue;
                 }
@@ -101,7 +124,7 @@ final class CloudWatchApi {
                         point.put(s, a.statistic(s));
                     }
                 }
-                point.put("Unit", metric.unit);
+                point.put("Unit", source.unit());
                 datapoints.add(point);
             }
         }
@@ -137,33 +160,26 @@ final class CloudWatchApi {
         }
         checkRange(start, end);
         boolean ascending = "TimestampAscending".equals(scanBy);
-        Set<String> ids = new HashSet<>();
+        MetricDataQueries parsed = MetricDataQueries.parse(reader, accountId, queries, "MetricDataQueries");
         List<Object> results = new ArrayList<>();
-        for (int i = 0; i < queries.size(); i++) {
-            JsonNode q = queries.get(i);
-            String path = "MetricDataQueries.member." + (i + 1);
-            String id = Input.required(q, "Id", path + ".Id");
-            if (!QUERY_ID.matcher(id).matches() || id.length() > 255) {
-                throw CloudWatchException.invalidValue("The value " + id + " for parameter " + path
-                        + ".Id is not valid. It must start with a lowercase letter and contain only letters, numbers and underscores.");
+        for (MetricDataQueries.Result r : parsed.run(reader, startMinute(start), endMinute(end))) {
+            List<Object> timestamps = new ArrayList<>();
+            List<Object> values = new ArrayList<>();
+            r.series().points().forEach((t, v) -> {
+                timestamps.add(Instant.ofEpochSecond(t));
+                values.add(v);
+            });
+            if (!ascending) {
+                java.util.Collections.reverse(timestamps);
+                java.util.Collections.reverse(values);
             }
-            if (!ids.add(id)) {
-                throw CloudWatchException.invalidValue("The value " + id + " for parameter " + path + ".Id is not unique.");
-            }
-            boolean hasStat = !Input.get(q, "MetricStat").isMissingNode();
-            boolean hasExpression = Input.text(q, "Expression") != null;
-            if (hasStat == hasExpression) {
-                throw CloudWatchException.combination("Exactly one of MetricStat and Expression must be set in " + path + ".");
-            }
-            if (hasExpression) {
-                throw CloudWatchException.invalidValue("The parameter " + path
-                        + ".Expression is not supported: this server answers MetricStat queries only (no metric math or Metrics Insights).");
-            }
-            Map<String, Object> result = metricStat(q, Input.get(q, "MetricStat"), path, id, start, end, ascending);
-            String returnData = Input.text(q, "ReturnData");
-            if (returnData == null || !returnData.equals("false")) {
-                results.add(result);
-            }
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("Id", r.id());
+            result.put("Label", r.label());
+            result.put("Timestamps", timestamps);
+            result.put("Values", values);
+            result.put("StatusCode", "Complete");
+            results.add(result);
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("MetricDataResults", results);
@@ -171,50 +187,12 @@ final class CloudWatchApi {
         return out;
     }
 
-    private Map<String, Object> metricStat(JsonNode q, JsonNode stat, String path, String id, Instant start, Instant end,
-                                           boolean ascending) {
-        JsonNode metricNode = Input.get(stat, "Metric");
-        if (metricNode.isMissingNode()) {
-            throw CloudWatchException.missing(path + ".MetricStat.Metric");
-        }
-        String metricName = Input.required(metricNode, "MetricName", path + ".MetricStat.Metric.MetricName");
-        String namespace = Input.text(metricNode, "Namespace");
-        long period = Input.integer(stat, "Period", path + ".MetricStat.Period", true);
-        String statistic = Input.required(stat, "Stat", path + ".MetricStat.Stat");
-        checkPeriod(period, path + ".MetricStat.Period");
-        if (!STATISTICS.contains(statistic)) {
-            throw CloudWatchException.invalidValue("The value " + statistic + " for parameter " + path
-                    + ".MetricStat.Stat is not supported: use SampleCount, Average, Sum, Minimum or Maximum.");
-        }
-        long minutes = periodMinutes(period);
-        long from = startMinute(start);
-        long to = endMinute(end);
-        SqsMetric metric = metricOf(namespace, metricName);
-        String queue = queueOf(metricNode.get("Dimensions"));
-        String unit = Input.text(stat, "Unit");
-        List<Object> timestamps = new ArrayList<>();
-        List<Object> values = new ArrayList<>();
-        if (metric != null && queue != null && (unit == null || unit.equals(metric.unit))) {
-            for (long bucket = firstKept(from, minutes); bucket < to && bucket <= lastKept(); bucket += minutes) {
-                Aggregate a = history.aggregate(accountId, queue, metric, bucket, Math.min(bucket + minutes, to));
-                if (a != null) {
-                    timestamps.add(Instant.ofEpochSecond(bucket * 60));
-                    values.add(a.statistic(statistic));
-                }
-            }
-        }
-        if (!ascending) {
-            java.util.Collections.reverse(timestamps);
-            java.util.Collections.reverse(values);
-        }
-        Map<String, Object> result = new LinkedHashMap<>();
-        result.put("Id", id);
-        String label = Input.text(q, "Label");
-        result.put("Label", label != null ? label : metricName);
-        result.put("Timestamps", timestamps);
-        result.put("Values", values);
-        result.put("StatusCode", "Complete");
-        return result;
+    // ---- PutMetricData ----
+
+    private Map<String, Object> putMetricData(JsonNode in) {
+        long now = clock.millis();
+        custom.record(accountId, PutMetricDataInput.parse(in, now), MetricSampler.minuteOf(now));
+        return new LinkedHashMap<>();
     }
 
     // ---- ListMetrics ----
@@ -266,12 +244,60 @@ final class CloudWatchApi {
                 }
             }
         }
+        if (namespace == null || !namespace.equals(SqsMetric.NAMESPACE)) {
+            for (MetricKey key : custom.keys(accountId, SqsMetricClock.minute(clock) - QueueSeries.SLOTS)) {
+                if (namespace != null && !namespace.equals(key.namespace()) || metricName != null && !metricName.equals(key.metricName())
+                        || !matches(key, filters)) {
+                    continue;
+                }
+                metrics.add(metricTree(key));
+            }
+        }
         Map<String, Object> out = new LinkedHashMap<>();
         int from = Math.min(offset, metrics.size());
         int to = Math.min(from + LIST_PAGE, metrics.size());
         out.put("Metrics", new ArrayList<>(metrics.subList(from, to)));
         if (to < metrics.size()) {
             out.put("NextToken", Integer.toString(to));
+        }
+        return out;
+    }
+
+    /** Whether the metric has every dimension of the filter (a filter without Value matches any value). */
+    private static boolean matches(MetricKey key, JsonNode filters) {
+        for (JsonNode f : filters) {
+            String name = Input.text(f, "Name");
+            String value = Input.text(f, "Value");
+            boolean found = false;
+            for (MetricKey.Dimension d : key.dimensions()) {
+                if (d.name().equals(name) && (value == null || value.equals(d.value()))) {
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A metric as ListMetrics, DescribeAlarms and the alarm message name it. */
+    static Map<String, Object> metricTree(MetricKey key) {
+        Map<String, Object> metric = new LinkedHashMap<>();
+        metric.put("Namespace", key.namespace());
+        metric.put("MetricName", key.metricName());
+        metric.put("Dimensions", dimensionTrees(key.dimensions()));
+        return metric;
+    }
+
+    static List<Object> dimensionTrees(List<MetricKey.Dimension> dims) {
+        List<Object> out = new ArrayList<>();
+        for (MetricKey.Dimension d : dims) {
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("Name", d.name());
+            t.put("Value", d.value());
+            out.add(t);
         }
         return out;
     }
@@ -285,68 +311,10 @@ final class CloudWatchApi {
 
     // ---- shared checks ----
 
-    /**
-     * The first period (aligned on {@code from}) that can hold a kept datapoint: periods wholly older
-     * than the 24 h kept are skipped, so a query over years costs no more than one over a day.
-     */
-    private long firstKept(long from, long minutes) {
-        long keptFrom = SqsMetricClock.minute(clock) - QueueSeries.SLOTS - 1;
-        if (from >= keptFrom) {
-            return from;
-        }
-        long skip = (keptFrom - from) / minutes;
-        return from + skip * minutes;
-    }
-
-    /** The newest minute that can hold a datapoint (the current one is still open). */
-    private long lastKept() {
-        return SqsMetricClock.minute(clock);
-    }
-
-    private static SqsMetric metricOf(String namespace, String metricName) {
-        return SqsMetric.NAMESPACE.equals(namespace) ? SqsMetric.byName(metricName) : null;
-    }
-
-    /** The queue named by exactly one QueueName dimension, or null (no AWS/SQS metric has other dimensions). */
-    private static String queueOf(JsonNode dimensions) {
-        if (dimensions == null || !dimensions.isArray() || dimensions.size() != 1) {
-            if (dimensions != null && dimensions.isArray()) {
-                checkDimensions(dimensions);
-            }
-            return null;
-        }
-        checkDimensions(dimensions);
-        JsonNode d = dimensions.get(0);
-        return SqsMetric.DIMENSION.equals(Input.text(d, "Name")) ? Input.text(d, "Value") : null;
-    }
-
-    private static void checkDimensions(JsonNode dimensions) {
-        if (dimensions.size() > 30) {
-            throw CloudWatchException.invalidValue("The collection Dimensions must not have a size greater than 30.");
-        }
-        for (int i = 0; i < dimensions.size(); i++) {
-            JsonNode d = dimensions.get(i);
-            Input.required(d, "Name", "Dimensions.member." + (i + 1) + ".Name");
-            Input.required(d, "Value", "Dimensions.member." + (i + 1) + ".Value");
-        }
-    }
-
-    private static void checkPeriod(long period, String path) {
-        boolean highResolution = period == 1 || period == 5 || period == 10 || period == 20 || period == 30;
-        if (period < 1 || !highResolution && period % 60 != 0) {
-            throw CloudWatchException.invalidValue("The parameter " + path + " must be a multiple of 60.");
-        }
-    }
-
     private static void checkRange(Instant start, Instant end) {
         if (!start.isBefore(end)) {
             throw CloudWatchException.invalidValue("The parameter StartTime must be less than the parameter EndTime.");
         }
-    }
-
-    /** The period in whole minutes (the kept resolution is one minute: shorter periods answer per minute). */
-    private static long periodMinutes(long period) {
-        return Math.max(1, period / 60);
     }
 
     /** StartTime rounded down to its minute. */

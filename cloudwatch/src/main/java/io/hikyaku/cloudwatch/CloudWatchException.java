@@ -32,6 +32,31 @@ final class CloudWatchException extends RuntimeException {
         return new CloudWatchException("InvalidParameterCombination", "InvalidParameterCombinationException", 400, true, message);
     }
 
+    static CloudWatchException limitExceeded(String message) {
+        return new CloudWatchException("LimitExceeded", "LimitExceededFault", 400, true, message);
+    }
+
+    static CloudWatchException resourceNotFound(String message) {
+        return new CloudWatchException("ResourceNotFound", "ResourceNotFound", 404, true, message);
+    }
+
+    static CloudWatchException resourceNotFoundException(String message) {
+        return new CloudWatchException("ResourceNotFoundException", "ResourceNotFoundException", 404, true, message);
+    }
+
+    /** CloudWatch's generic validation error (metric math, alarm action ARNs). */
+    static CloudWatchException validation(String message) {
+        return new CloudWatchException("ValidationError", "ValidationError", 400, true, message);
+    }
+
+    static CloudWatchException invalidFormat(String message) {
+        return new CloudWatchException("InvalidFormat", "InvalidFormatFault", 400, true, message);
+    }
+
+    static CloudWatchException invalidNextToken() {
+        return new CloudWatchException("InvalidNextToken", "InvalidNextToken", 400, true, "The service returned an error: the NextToken is not valid.");
+    }
+
     static CloudWatchException invalidAction(String action) {
         return new CloudWatchException("InvalidAction", "InvalidAction", 400, true,
                 "The action " + action + " is not valid for this web service.");

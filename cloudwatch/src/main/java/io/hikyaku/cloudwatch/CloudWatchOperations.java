@@ -19,8 +19,14 @@ import java.util.Set;
  *   GetMetricStatistics  cloudwatch:GetMetricStatistics  on "*"  Query, JSON 1.0, RPC v2 CBOR
  *   GetMetricData        cloudwatch:GetMetricData        on "*"  Query, JSON 1.0, RPC v2 CBOR
  *   ListMetrics          cloudwatch:ListMetrics          on "*"  Query, JSON 1.0, RPC v2 CBOR
+ *   PutMetricData        cloudwatch:PutMetricData        on "*"  Query, JSON 1.0, RPC v2 CBOR
+ *   PutMetricAlarm, DescribeAlarms, DescribeAlarmsForMetric, DeleteAlarms, SetAlarmState,
+ *   EnableAlarmActions, DisableAlarmActions, DescribeAlarmHistory, TagResource, UntagResource,
+ *   ListTagsForResource  cloudwatch:<Operation>          on "*"  Query, JSON 1.0, RPC v2 CBOR
  * </pre>
- * (CloudWatch's metric actions have no resource type in IAM: they are authorized on {@code "*"}.)
+ * (CloudWatch's metric actions have no resource type in IAM: they are authorized on {@code "*"}. The
+ * alarm actions are authorized on {@code "*"} too, not on the alarm's ARN as AWS does: a policy that
+ * names alarm ARNs does not match here; docs/compatibility.md says so.)
  */
 public final class CloudWatchOperations {
 
@@ -38,7 +44,19 @@ public final class CloudWatchOperations {
     public enum Operation {
         GET_METRIC_STATISTICS("GetMetricStatistics"),
         GET_METRIC_DATA("GetMetricData"),
-        LIST_METRICS("ListMetrics");
+        LIST_METRICS("ListMetrics"),
+        PUT_METRIC_DATA("PutMetricData"),
+        PUT_METRIC_ALARM("PutMetricAlarm"),
+        DESCRIBE_ALARMS("DescribeAlarms"),
+        DESCRIBE_ALARMS_FOR_METRIC("DescribeAlarmsForMetric"),
+        SET_ALARM_STATE("SetAlarmState"),
+        ENABLE_ALARM_ACTIONS("EnableAlarmActions"),
+        DISABLE_ALARM_ACTIONS("DisableAlarmActions"),
+        DESCRIBE_ALARM_HISTORY("DescribeAlarmHistory"),
+        TAG_RESOURCE("TagResource"),
+        UNTAG_RESOURCE("UntagResource"),
+        LIST_TAGS_FOR_RESOURCE("ListTagsForResource"),
+        DELETE_ALARMS("DeleteAlarms");
 
         private final String operationName;
 

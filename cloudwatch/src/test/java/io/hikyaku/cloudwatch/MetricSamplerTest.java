@@ -99,7 +99,7 @@ class MetricSamplerTest {
                 + "&MetricDataQueries.member.1.MetricStat.Metric.Dimensions.member.1.Name=QueueName"
                 + "&StartTime=2026-01-01T00:00:00Z&EndTime=2026-01-01T01:00:00Z").getBytes()));
         assertThat(tree.at("/MetricDataQueries/0/MetricStat/Metric/Dimensions/0/Name").asText()).isEqualTo("QueueName");
-        CloudWatchApi api = new CloudWatchApi(history, "1", clock);
+        CloudWatchApi api = new CloudWatchApi(history, new CustomMetrics(10, 10), "1", clock);
         assertThatThrownBy(() -> api.invoke(CloudWatchOperations.Operation.GET_METRIC_DATA, tree)).isInstanceOfSatisfying(CloudWatchException.class,
                 e -> assertThat(e.code).isEqualTo("InvalidParameterValue"));
         assertThat(CloudWatchOperations.find("Nope", CloudWatchOperations.Protocol.QUERY)).isNull();

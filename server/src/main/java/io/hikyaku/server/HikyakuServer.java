@@ -293,6 +293,9 @@ public final class HikyakuServer implements AutoCloseable {
                 server.scheduler = io.hikyaku.scheduler.SchedulerService.start(server.service,
                         config.storage() == StorageMode.MEMORY ? null : config.dataDir(), config.region(), config.clock());
             }
+            if (server.cloudWatch != null) { // alarm actions publish to this server's SNS topics (none in a cluster)
+                server.cloudWatch.alarmsIn(config.region(), new SnsAlarmNotifier(() -> server.sns == null ? null : server.sns.api()));
+            }
             server.bind(codec);
             service.startTimers(); // a stored backlog's page-ins and counting wait until the port is open
             if (server.cloudWatch != null) {

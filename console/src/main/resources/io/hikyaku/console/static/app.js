@@ -284,6 +284,7 @@ async function detailsView(view, url, name) {
   }
   const saved = el("span", { class: "notice", id: "attributes-saved" });
   view.append(Charts.section(name));
+  view.append(Alarms.section(name));
   view.append(el("section", {},
     el("h2", {}, "Attributes"),
     el("p", { class: "muted" }, url),

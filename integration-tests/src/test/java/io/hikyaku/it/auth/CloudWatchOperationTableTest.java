@@ -60,9 +60,9 @@ class CloudWatchOperationTableTest extends AuthTestBase {
             assertThat(op.iamAction()).isEqualTo("cloudwatch:" + op.operationName());
             assertThat(op.resource()).isEqualTo("*");
             for (Protocol protocol : op.protocols()) {
-                Reply all = call(protocol, op.operationName(), input(op), FRANK, SECRET);
+                Reply all = call(protocol, op.operationName(), input(op, protocol), FRANK, SECRET);
                 assertThat(all.status).as(op + " " + protocol + ": " + all.text).isEqualTo(200);
-                Reply one = call(protocol, op.operationName(), input(op), ERIN, SECRET);
+                Reply one = call(protocol, op.operationName(), input(op, protocol), ERIN, SECRET);
                 if (op == Operation.GET_METRIC_DATA) {
                     assertThat(one.status).as(op + " " + protocol + ": " + one.text).isEqualTo(200);
                 } else {
@@ -77,7 +77,7 @@ class CloudWatchOperationTableTest extends AuthTestBase {
 
     @Test
     void anOperationNotInTheTableIsRefusedInEachProtocolsWayBeforeAuthorization() throws IOException {
-        for (String name : new String[] {"Frobnicate", "PutMetricData", "DescribeAlarms", "PutMetricAlarm", "getmetricdata"}) {
+        for (String name : new String[] {"Frobnicate", "PutCompositeAlarm", "PutDashboard", "PutAnomalyDetector", "getmetricdata"}) {
             for (String key : new String[] {ERIN, ROOT_A}) {
                 String secret = key.equals(ROOT_A) ? ROOT_A_SECRET : SECRET;
                 Reply q = call(Protocol.QUERY, name, JSON.createObjectNode(), key, secret);
@@ -96,8 +96,13 @@ class CloudWatchOperationTableTest extends AuthTestBase {
         }
     }
 
-    /** A valid input of each operation, as the JSON tree its JSON and CBOR requests carry. */
-    private JsonNode input(Operation op) throws IOException {
+    /**
+     * A valid input of each operation, as the JSON tree its JSON and CBOR requests carry. Each protocol
+     * has its own alarm (created by PutMetricAlarm, deleted by DeleteAlarms, the table's last operation).
+     */
+    private JsonNode input(Operation op, Protocol protocol) throws IOException {
+        String alarm = "table-" + protocol.name().toLowerCase(java.util.Locale.ROOT);
+        String alarmArn = "arn:aws:cloudwatch:us-east-1:" + A + ":alarm:" + alarm;
         long end = clock.instant().getEpochSecond();
         long start = end - 3600;
         String metric = "{\"Namespace\":\"AWS/SQS\",\"MetricName\":\"NumberOfMessagesSent\",\"Dimensions\":[{\"Name\":\"QueueName\",\"Value\":\"orders\"}]}";
@@ -107,6 +112,17 @@ class CloudWatchOperationTableTest extends AuthTestBase {
                     + start + ",\"EndTime\":" + end + "}";
             case GET_METRIC_DATA -> "{\"MetricDataQueries\":[{\"Id\":\"a\",\"MetricStat\":{\"Metric\":" + metric
                     + ",\"Period\":60,\"Stat\":\"Sum\"}}],\"StartTime\":" + start + ",\"EndTime\":" + end + "}";
+            case PUT_METRIC_DATA -> "{\"Namespace\":\"App\",\"MetricData\":[{\"MetricName\":\"Workers\",\"Value\":2}]}";
+            case PUT_METRIC_ALARM -> "{\"AlarmName\":\"" + alarm + "\",\"Namespace\":\"App\",\"MetricName\":\"Workers\",\"Statistic\":\"Sum\","
+                    + "\"Period\":60,\"EvaluationPeriods\":1,\"Threshold\":1,\"ComparisonOperator\":\"GreaterThanThreshold\"}";
+            case DESCRIBE_ALARMS -> "{\"AlarmNamePrefix\":\"table-\"}";
+            case DESCRIBE_ALARMS_FOR_METRIC -> "{\"Namespace\":\"App\",\"MetricName\":\"Workers\"}";
+            case SET_ALARM_STATE -> "{\"AlarmName\":\"" + alarm + "\",\"StateValue\":\"OK\",\"StateReason\":\"table\"}";
+            case ENABLE_ALARM_ACTIONS, DISABLE_ALARM_ACTIONS, DELETE_ALARMS -> "{\"AlarmNames\":[\"" + alarm + "\"]}";
+            case DESCRIBE_ALARM_HISTORY -> "{\"AlarmName\":\"" + alarm + "\"}";
+            case TAG_RESOURCE -> "{\"ResourceARN\":\"" + alarmArn + "\",\"Tags\":[{\"Key\":\"k\",\"Value\":\"v\"}]}";
+            case UNTAG_RESOURCE -> "{\"ResourceARN\":\"" + alarmArn + "\",\"TagKeys\":[\"k\"]}";
+            case LIST_TAGS_FOR_RESOURCE -> "{\"ResourceARN\":\"" + alarmArn + "\"}";
         });
     }
 

@@ -349,4 +349,31 @@ class ConsoleBrowserTest {
         screenshot("queue-metrics-axis");
         assertThat(browser.findElement(By.cssSelector("link[rel='icon']")).getAttribute("href")).startsWith("data:image/svg+xml,");
     }
+
+    /** The queue page lists the alarms that watch the queue (single-metric or metric math) with their state. */
+    @Test
+    @Order(10)
+    void theQueuePageShowsTheAlarmsOnTheQueue() throws Exception {
+        try (software.amazon.awssdk.services.cloudwatch.CloudWatchClient cw = software.amazon.awssdk.services.cloudwatch.CloudWatchClient.builder()
+                .endpointOverride(URI.create(server.endpoint())).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "secret")))
+                .httpClient(UrlConnectionHttpClient.create()).build()) {
+            cw.putMetricAlarm(b -> b.alarmName("orders-depth").namespace("AWS/SQS").metricName("ApproximateNumberOfMessagesVisible")
+                    .dimensions(d -> d.name("QueueName").value("orders")).statistic("Maximum").period(60).evaluationPeriods(1)
+                    .threshold(100.0).comparisonOperator("GreaterThanThreshold"));
+            cw.putMetricAlarm(b -> b.alarmName("other-depth").namespace("AWS/SQS").metricName("ApproximateNumberOfMessagesVisible")
+                    .dimensions(d -> d.name("QueueName").value("jobs.fifo")).statistic("Maximum").period(60).evaluationPeriods(1)
+                    .threshold(100.0).comparisonOperator("GreaterThanThreshold"));
+            cw.setAlarmState(b -> b.alarmName("orders-depth").stateValue("ALARM").stateReason("a drill"));
+        }
+        open("#/queue/orders");
+        wait.until(ExpectedConditions.attributeToBe(By.id("alarms"), "data-loaded", "true"));
+        click("refresh-alarms"); // the page may have been loaded before the alarms existed (same URL as the test before)
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#alarms tr[data-alarm]")));
+        List<WebElement> rows = browser.findElements(By.cssSelector("#alarms tr[data-alarm]"));
+        assertThat(rows).extracting(r -> r.getAttribute("data-alarm")).containsExactly("orders-depth");
+        assertThat(rows.get(0).getAttribute("data-state")).isEqualTo("ALARM");
+        assertThat(rows.get(0).getText()).contains("a drill");
+        screenshot("queue-alarms");
+    }
 }

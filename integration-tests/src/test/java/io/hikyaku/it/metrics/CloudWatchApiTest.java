@@ -95,7 +95,8 @@ class CloudWatchApiTest extends SqsTestBase {
                     "Must specify either Statistics or ExtendedStatistics, but not both.");
             assertError(out, "errRange", "InvalidParameterValue", "The parameter StartTime must be less than the parameter EndTime.");
             assertError(out, "errMissing", "MissingParameter", "The parameter MetricName is required.");
-            assertThat(out.get("errExpression").get("code").asText()).isEqualTo("InvalidParameterValue");
+            assertThat(out.get("errExpression").get("code").asText()).isEqualTo("ValidationError");
+            assertThat(out.get("errExpression").get("message").asText()).isEqualTo("Error in expression e1: Unknown function PERCENTILE.");
         }
 
         // The AWS CLI (v1 on current botocore picks AWS JSON 1.0 from the model's protocol list).
