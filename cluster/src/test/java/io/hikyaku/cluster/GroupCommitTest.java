@@ -22,7 +22,7 @@ class GroupCommitTest {
     @Test
     void concurrentWritersShareEntries() throws Exception {
         int writers = 32;
-        int perWriter = 60;
+        int perWriter = Integer.getInteger("gc.perWriter", 60);
         try (TestCluster cluster = TestCluster.start(dir, 3)) {
             ClusterNode leader = cluster.awaitWritableLeader(Duration.ofSeconds(20));
             ClusterStats before = leader.stats();
