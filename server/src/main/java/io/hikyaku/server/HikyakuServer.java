@@ -254,12 +254,14 @@ public final class HikyakuServer implements AutoCloseable {
             // before the port answers at all, so no client ever sees QueueDoesNotExist for them.
             new QueueBootstrap(service, config.accountId(), config.region(), bootstrapBaseUrl(config))
                     .createAll(config.queues());
-            server.startPush();
-            server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
-                    config.region());
             boolean keysInMemory = config.storage() == StorageMode.MEMORY; // memory: an ephemeral master key, no env read
             server.kms = io.hikyaku.kms.KmsService.start(keysInMemory ? null : config.dataDir(),
                     keysInMemory ? null : io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment(), config.region(), config.clock());
+            // before anything sends or receives: message data of SSE queues is sealed with the key service's data keys
+            server.service.messageEncryption(io.hikyaku.server.sse.MessageEncryptionWiring.of(server.kms, config.clock(), server.metrics));
+            server.startPush();
+            server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
+                    config.region());
             server.scheduler = io.hikyaku.scheduler.SchedulerService.start(server.service,
                     config.storage() == StorageMode.MEMORY ? null : config.dataDir(), config.region(), config.clock());
             server.bind(codec);

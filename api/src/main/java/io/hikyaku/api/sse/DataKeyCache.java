@@ -1,0 +1,107 @@
+package io.hikyaku.api.sse;
+
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Data keys in memory, as SQS keeps them: a data key for encrypting is reused for the queue's
+ * {@code KmsDataKeyReusePeriodSeconds} (per queue, key and principal: data keys are not shared between
+ * principals) and for at most {@link #maxUses} messages; a data key opened for decrypting is kept for the same
+ * period. So there is no key service call per message, and the AES key object is made once per data key.
+ *
+ * <p>Why a bound on uses: with random 96-bit GCM nonces, NIST SP 800-38D allows at most 2^32 encryptions per key
+ * (beyond that a nonce collision, which breaks GCM, becomes more likely than 2^-32). At 50,000 messages/s a key
+ * kept the longest period (86,400 s) would see 4.3 x 10^9 messages, past that limit; {@value #DEFAULT_MAX_USES}
+ * (2^30) keeps every key 4x below it.
+ */
+public final class DataKeyCache {
+
+    public static final long DEFAULT_MAX_USES = 1L << 30;
+    /** Opened data keys kept at most (the least recently used goes first). */
+    static final int MAX_OPENED = 4096;
+
+    /** A data key in use for encrypting. */
+    static final class Entry {
+        final SseKeys.WrappedKey key;
+        final SecretKey aes;
+        final long expiresAt;
+        final AtomicLong uses = new AtomicLong();
+
+        Entry(SseKeys.WrappedKey key, long expiresAt) {
+            this.key = key;
+            this.aes = new SecretKeySpec(key.plaintext(), "AES");
+            java.util.Arrays.fill(key.plaintext(), (byte) 0); // the key object holds its own copy
+            this.expiresAt = expiresAt;
+        }
+    }
+
+    private record Opened(SecretKey aes, long expiresAt) { }
+
+    private final Clock clock;
+    private final long maxUses;
+    private final ConcurrentHashMap<String, Entry> sealing = new ConcurrentHashMap<>();
+    private final Map<String, Opened> opened = new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Opened> eldest) {
+            return size() > MAX_OPENED;
+        }
+    };
+    private final AtomicLong generated = new AtomicLong();
+    private final AtomicLong decrypted = new AtomicLong();
+
+    public DataKeyCache(Clock clock, long maxUses) {
+        this.clock = clock;
+        this.maxUses = maxUses;
+    }
+
+    /** The data key to encrypt one more message with, a new one (from {@code fresh}) when due. */
+    Entry forSealing(String cacheKey, int reuseSeconds, Supplier<SseKeys.WrappedKey> fresh) {
+        long now = clock.millis();
+        Entry e = sealing.get(cacheKey);
+        if (e == null || now >= e.expiresAt || e.uses.incrementAndGet() > maxUses) {
+            e = new Entry(fresh.get(), now + reuseSeconds * 1000L);
+            generated.incrementAndGet();
+            e.uses.incrementAndGet();
+            sealing.put(cacheKey, e);
+            if (sealing.size() > MAX_OPENED) {
+                sealing.values().removeIf(old -> now >= old.expiresAt);
+            }
+        }
+        return e;
+    }
+
+    /** The AES key of a wrapped data key, opened by {@code open} when not kept (or kept too long). */
+    SecretKey forOpening(String wrapped, int reuseSeconds, Supplier<byte[]> open) {
+        long now = clock.millis();
+        synchronized (opened) {
+            Opened o = opened.get(wrapped);
+            if (o != null && now < o.expiresAt) {
+                return o.aes;
+            }
+        }
+        byte[] plain = open.get();
+        SecretKey aes = new SecretKeySpec(plain, "AES");
+        java.util.Arrays.fill(plain, (byte) 0);
+        decrypted.incrementAndGet();
+        synchronized (opened) {
+            opened.put(wrapped, new Opened(aes, now + reuseSeconds * 1000L));
+        }
+        return aes;
+    }
+
+    /** Data keys generated so far (each a GenerateDataKey on the queue's key, or on the SQS owned key). */
+    public long generated() {
+        return generated.get();
+    }
+
+    /** Data keys opened so far (each a Decrypt of a wrapped data key). */
+    public long decrypted() {
+        return decrypted.get();
+    }
+}
