@@ -15,10 +15,12 @@ import javax.crypto.spec.SecretKeySpec;
  * principals) and for at most {@link #maxUses} messages; a data key opened for decrypting is kept for the same
  * period. So there is no key service call per message, and the AES key object is made once per data key.
  *
- * <p>Why a bound on uses: with random 96-bit GCM nonces, NIST SP 800-38D allows at most 2^32 encryptions per key
+ * <p>Why a bound on uses: NIST SP 800-38D allows at most 2^32 GCM encryptions per key with random 96-bit nonces
  * (beyond that a nonce collision, which breaks GCM, becomes more likely than 2^-32). At 50,000 messages/s a key
  * kept the longest period (86,400 s) would see 4.3 x 10^9 messages, past that limit; {@value #DEFAULT_MAX_USES}
- * (2^30) keeps every key 4x below it.
+ * (2^30) keeps every key 4x below it. The nonces here are a random 32-bit prefix per data key and a 64-bit use
+ * counter (unique under one key, and no random draw per message); the bound stays as if they were random, so
+ * that no key is ever used near GCM's limits, and a message body of up to 2^32 segments has nonces of its own.
  */
 public final class DataKeyCache {
 
@@ -32,14 +34,27 @@ public final class DataKeyCache {
         final SecretKey aes;
         final long expiresAt;
         final AtomicLong uses = new AtomicLong();
+        /** The first 4 bytes of every nonce under this key (random); the other 8 count the uses. */
+        private final int noncePrefix;
 
         Entry(SseKeys.WrappedKey key, long expiresAt) {
             this.key = key;
+            this.noncePrefix = RANDOM.nextInt();
             this.aes = new SecretKeySpec(key.plaintext(), "AES");
             java.util.Arrays.fill(key.plaintext(), (byte) 0); // the key object holds its own copy
             this.expiresAt = expiresAt;
         }
+
+        /**
+         * The nonce of use number {@code use} (1, 2, ...): the random prefix and the counter, so no two messages
+         * under one data key share a nonce (a counter cannot collide, where random nonces would by chance).
+         */
+        byte[] nonce(long use) {
+            return java.nio.ByteBuffer.allocate(12).putInt(noncePrefix).putLong(use).array();
+        }
     }
+
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
     private record Opened(SecretKey aes, long expiresAt) { }
 
@@ -60,20 +75,24 @@ public final class DataKeyCache {
         this.maxUses = maxUses;
     }
 
-    /** The data key to encrypt one more message with, a new one (from {@code fresh}) when due. */
-    Entry forSealing(String cacheKey, int reuseSeconds, Supplier<SseKeys.WrappedKey> fresh) {
+    /** A data key and the nonce of this use of it. */
+    record Use(Entry entry, byte[] nonce) { }
+
+    /** The data key to encrypt one more message with (a new one, from {@code fresh}, when due) and its nonce. */
+    Use forSealing(String cacheKey, int reuseSeconds, Supplier<SseKeys.WrappedKey> fresh) {
         long now = clock.millis();
         Entry e = sealing.get(cacheKey);
-        if (e == null || now >= e.expiresAt || e.uses.incrementAndGet() > maxUses) {
+        long use = e == null || now >= e.expiresAt ? Long.MAX_VALUE : e.uses.incrementAndGet();
+        if (use > maxUses) {
             e = new Entry(fresh.get(), now + reuseSeconds * 1000L);
             generated.incrementAndGet();
-            e.uses.incrementAndGet();
+            use = e.uses.incrementAndGet();
             sealing.put(cacheKey, e);
             if (sealing.size() > MAX_OPENED) {
                 sealing.values().removeIf(old -> now >= old.expiresAt);
             }
         }
-        return e;
+        return new Use(e, e.nonce(use));
     }
 
     /** The AES key of a wrapped data key, opened by {@code open} when not kept (or kept too long). */

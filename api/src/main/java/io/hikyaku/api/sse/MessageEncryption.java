@@ -9,7 +9,6 @@ import io.hikyaku.engine.Utf8;
 import io.hikyaku.protocol.ApiException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -33,7 +32,6 @@ import javax.crypto.SecretKey;
  */
 public final class MessageEncryption {
 
-    private static final ThreadLocal<SecureRandom> RANDOM = ThreadLocal.withInitial(SecureRandom::new);
     private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
         try {
             return MessageDigest.getInstance("SHA-256");
@@ -127,16 +125,15 @@ public final class MessageEncryption {
 
         /** The message as the engine gets it: body and attributes sealed, the plaintext's MD5 kept in memory. */
         public SendMessage seal(SendMessage m) {
-            DataKeyCache.Entry key = cache.forSealing(cacheKey, reuseSeconds, fresh);
+            DataKeyCache.Use use = cache.forSealing(cacheKey, reuseSeconds, fresh);
+            DataKeyCache.Entry key = use.entry();
             long counted = Utf8.encodedLength(m.body());
             if (m.attributes() != null) {
                 for (Map.Entry<String, MessageAttribute> a : m.attributes().entrySet()) {
                     counted += a.getValue().sizeWith(a.getKey());
                 }
             }
-            byte[] nonce = new byte[MessageEnvelope.NONCE];
-            RANDOM.get().nextBytes(nonce);
-            String sealed = MessageEnvelope.seal(mode, sse.queueArn(), key.key.blob(), key.aes, nonce, counted,
+            String sealed = MessageEnvelope.seal(mode, sse.queueArn(), key.key.blob(), key.aes, use.nonce(), counted,
                     m.body(), m.attributes());
             // content-based deduplication hashes the plaintext, as it would unsealed (the engine sees ciphertext)
             String dedup = m.deduplicationId() == null && sse.contentDedup() ? sha256Hex(m.body()) : m.deduplicationId();

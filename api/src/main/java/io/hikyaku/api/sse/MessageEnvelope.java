@@ -22,8 +22,9 @@ import javax.crypto.spec.GCMParameterSpec;
  *   | 12-byte nonce | segments
  * </pre>
  * The plaintext (body and attributes, {@link #payload}) is cut into segments of {@value #SEGMENT} bytes, each
- * sealed with AES-256-GCM (128-bit tag) under the data key, with the nonce's last 4 bytes XORed with the segment
- * index and {@code header | index | last?} as additional data: no segment can be dropped, reordered or moved to
+ * sealed with AES-256-GCM (128-bit tag) under the data key, with the nonce's first 4 bytes XORed with the segment
+ * index (the message nonce is a data key's 4-byte prefix and 8-byte use counter, so every segment of every message
+ * under one key has its own nonce) and {@code header | index | last?} as additional data: no segment can be dropped, reordered or moved to
  * another message's header. Segments rather than one operation because OpenJDK 17's GCM slows by 10-40x on one
  * operation over about 32 KiB (aws-sns-kms-scheduler.md 2.4). The wrapped data key names the KMS key (and its
  * material version) it was made under, so a message opens whatever the queue's key or mode is now.
@@ -146,11 +147,11 @@ public final class MessageEnvelope {
     }
 
     private static byte[] segmentNonce(byte[] nonce, int index) {
-        byte[] n = nonce.clone();
-        n[8] ^= (byte) (index >>> 24);
-        n[9] ^= (byte) (index >>> 16);
-        n[10] ^= (byte) (index >>> 8);
-        n[11] ^= (byte) index;
+        byte[] n = nonce.clone(); // the first 4 bytes: a data key's nonce prefix, the last 8 its use counter
+        n[0] ^= (byte) (index >>> 24);
+        n[1] ^= (byte) (index >>> 16);
+        n[2] ^= (byte) (index >>> 8);
+        n[3] ^= (byte) index;
         return n;
     }
 
