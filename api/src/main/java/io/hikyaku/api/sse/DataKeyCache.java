@@ -61,9 +61,9 @@ public final class DataKeyCache {
     private final Clock clock;
     private final long maxUses;
     private final ConcurrentHashMap<String, Entry> sealing = new ConcurrentHashMap<>();
-    private final Map<String, Opened> opened = new LinkedHashMap<>(256, 0.75f, true) {
+    private final Map<java.nio.ByteBuffer, Opened> opened = new LinkedHashMap<>(256, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Opened> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<java.nio.ByteBuffer, Opened> eldest) {
             return size() > MAX_OPENED;
         }
     };
@@ -96,7 +96,7 @@ public final class DataKeyCache {
     }
 
     /** The AES key of a wrapped data key, opened by {@code open} when not kept (or kept too long). */
-    SecretKey forOpening(String wrapped, int reuseSeconds, Supplier<byte[]> open) {
+    SecretKey forOpening(java.nio.ByteBuffer wrapped, int reuseSeconds, Supplier<byte[]> open) {
         long now = clock.millis();
         synchronized (opened) {
             Opened o = opened.get(wrapped);

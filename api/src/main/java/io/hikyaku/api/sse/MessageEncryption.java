@@ -144,7 +144,7 @@ public final class MessageEncryption {
 
     public final class Opener {
         private final CallContext caller;
-        private final Set<String> checked = new HashSet<>();
+        private final Set<java.nio.ByteBuffer> checked = new HashSet<>();
 
         private Opener(CallContext caller) {
             this.caller = caller;
@@ -159,7 +159,7 @@ public final class MessageEncryption {
             if (s == null || keys == null) {
                 throw new ApiException("InternalError", "We encountered an internal error. Please try again.");
             }
-            String wrapped = java.util.Base64.getEncoder().encodeToString(s.wrappedKey());
+            java.nio.ByteBuffer wrapped = java.nio.ByteBuffer.wrap(s.wrappedKey()); // compared by content
             SecretKey aes;
             if (s.sqsOwned()) {
                 aes = cache.forOpening(wrapped, 300, () -> keys.openSqsOwnedKey(ownerOf(s.queueArn()), s.wrappedKey(), s.queueArn()));
