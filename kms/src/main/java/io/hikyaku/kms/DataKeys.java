@@ -1,6 +1,5 @@
 package io.hikyaku.kms;
 
-import java.util.Base64;
 import java.util.Map;
 
 /**
@@ -114,9 +113,5 @@ public final class DataKeys {
         KmsKey k = key;
         return new KeyCrypto.Resolved(k.keyId, k.arn, k.account, KmsKey.ENABLED, k.currentVersion(),
                 k.materials.get(k.currentVersion() - 1));
-    }
-
-    static String base64(byte[] b) {
-        return Base64.getEncoder().encodeToString(b);
     }
 }

@@ -12,7 +12,7 @@ public interface SseKeys {
     /** A data key and its wrapped form, bound to the encryption context {@code aws:sqs:arn} = the queue's ARN. */
     record WrappedKey(String keyArn, byte[] plaintext, byte[] blob) { }
 
-    /** What a key reference resolved to, for authorization: its ARN, account, policy and whether it is usable. */
+    /** An enabled key a reference resolved to, as authorizing its use needs it: its ARN, account and key policy. */
     record KeyState(String arn, String account, String policy) { }
 
     /** SSE-SQS: a new data key under the account's SQS owned key. */
