@@ -83,7 +83,8 @@ final class BatchRules {
             case "MissingRequiredParameterException" -> "MissingParameter";
             case "InvalidParameterValueException" -> "InvalidParameterValue";
             case "MessageNotInflight" -> "AWS.SimpleQueueService.MessageNotInflight";
-            default -> errorType;
+            // KMS.AccessDeniedException ...: SQS's batch entries carry the KMS errors' Query codes
+            default -> errorType.startsWith("Kms") ? io.hikyaku.protocol.ErrorCatalogue.lookup(errorType).queryCode() : errorType;
         };
     }
 

@@ -15,9 +15,22 @@ package io.hikyaku.api;
  * @param senderId    the SenderId of the messages the caller sends: the principal's unique id when
  *                    authenticated ({@code AIDA...} for a user, {@code AROA...:session} for a role
  *                    session), the account id for an account root or without authentication
+ * @param keyCaller   how the caller's use of a KMS key is authorized (SSE-KMS), or null when every use is
+ *                    allowed (no authentication)
  */
 public record CallContext(String accountId, String region, String baseUrl, String traceHeader, String requestId,
-                          String defaultAccountId, String senderId) {
+                          String defaultAccountId, String senderId, io.hikyaku.api.sse.KeyCaller keyCaller) {
+
+    /** A caller without KMS authorization (every key use allowed; the key's state still counts). */
+    public CallContext(String accountId, String region, String baseUrl, String traceHeader, String requestId,
+                       String defaultAccountId, String senderId) {
+        this(accountId, region, baseUrl, traceHeader, requestId, defaultAccountId, senderId, null);
+    }
+
+    /** This context with the caller's KMS authorization. */
+    public CallContext withKeyCaller(io.hikyaku.api.sse.KeyCaller caller) {
+        return new CallContext(accountId, region, baseUrl, traceHeader, requestId, defaultAccountId, senderId, caller);
+    }
 
     public CallContext {
         if (senderId == null) {

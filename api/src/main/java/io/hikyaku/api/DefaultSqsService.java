@@ -27,6 +27,8 @@ final class DefaultSqsService implements SqsService, ServiceView {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Where the engine's events go (metrics); kept here so an engine reloaded after a storage failure gets them too. */
     private volatile io.hikyaku.engine.EngineEvents events = io.hikyaku.engine.EngineEvents.NONE;
+    /** Encryption at rest of message data (off until the server hands over the key service). */
+    private volatile io.hikyaku.api.sse.MessageEncryption encryption = io.hikyaku.api.sse.MessageEncryption.off();
 
     DefaultSqsService(Store store, Clock clock) {
         this(store, clock, CommandQueue.CAPACITY);
@@ -80,7 +82,7 @@ final class DefaultSqsService implements SqsService, ServiceView {
         this.shards = new Shard[shardCount];
         for (int i = 0; i < shardCount; i++) {
             shards[i] = new Shard(new EngineShard(i, shardCount), fence, clock, DEFAULT_REGION, commandCapacity,
-                    cooldowns, budget, indexWindow, log, () -> events);
+                    cooldowns, budget, indexWindow, log, () -> events, () -> encryption);
         }
         this.recovery.attach(java.util.List.of(shards), fence);
         if (!holdTimers) {
@@ -152,6 +154,11 @@ final class DefaultSqsService implements SqsService, ServiceView {
             all.addAll(shard.freshSnapshot(FRESH_WAIT_MS).moveTasks());
         }
         return all;
+    }
+
+    @Override
+    public void messageEncryption(io.hikyaku.api.sse.MessageEncryption encryption) {
+        this.encryption = encryption;
     }
 
     @Override

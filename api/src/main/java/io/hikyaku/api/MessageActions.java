@@ -2,6 +2,8 @@ package io.hikyaku.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.api.sse.MessageEncryption;
+import io.hikyaku.api.sse.QueueSse;
 import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.BatchOutcome;
 import io.hikyaku.engine.Durable;
@@ -21,18 +23,35 @@ final class MessageActions {
     private final EngineGate gate;
     private final Ids ids;
     private final Receiver receiver;
+    private final java.util.function.Supplier<MessageEncryption> encryption;
 
-    MessageActions(EngineGate gate, Ids ids, Receiver receiver) {
+    MessageActions(EngineGate gate, Ids ids, Receiver receiver, java.util.function.Supplier<MessageEncryption> encryption) {
         this.gate = gate;
         this.ids = ids;
         this.receiver = receiver;
+        this.encryption = encryption;
+    }
+
+    /**
+     * The sealer of a send to {@code queue} when it is encrypted at rest (SSE-SQS, SSE-KMS), else null; its
+     * key checks run here (KMS.* errors). An unknown queue is refused here as the send would be.
+     */
+    private MessageEncryption.Sealer sealer(QueueRef queue, CallContext context) {
+        MessageEncryption enc = encryption.get();
+        if (!enc.enabled()) {
+            return null;
+        }
+        QueueSse sse = QueueSse.of(gate.read((engine, now) -> engine.readQueueAttributes(queue, QueueSse.ATTRIBUTES)));
+        return enc.sealer(sse, context);
     }
 
     CompletableFuture<ObjectNode> sendMessage(CallContext context, ApiRequest request, Input in) {
         MessageAttributesReader.checkBlobs(in);
         QueueRef queue = in.queue();
         SendMessage message = SendEntries.read(in, context, ids);
-        return changeAndWake(queue, (engine, now) -> gate.<SendResult>apply(new Command.SendMessage(queue, message, now)))
+        MessageEncryption.Sealer sealer = sealer(queue, context);
+        SendMessage stored = sealer == null ? message : sealer.seal(message);
+        return changeAndWake(queue, (engine, now) -> gate.<SendResult>apply(new Command.SendMessage(queue, stored, now)))
                 .thenApply(result -> SendEntries.result(Json.object(), message, result));
     }
 
@@ -64,11 +83,12 @@ final class MessageActions {
                 BatchRules.fail(failed, id, e);
             }
         }
+        List<SendMessage> stored = messages.isEmpty() ? messages : sealAll(queue, context, ids, messages, failed);
         if (messages.isEmpty()) {
             gate.read((engine, now) -> engine.getQueue(queue)); // an unknown queue still answers QueueDoesNotExist
             return gate.afterWrites(BatchRules.result(Json.array(), failed));
         }
-        return changeAndWake(queue, (engine, now) -> gate.<List<BatchOutcome<SendResult>>>apply(new Command.SendMessageBatch(queue, messages, now)))
+        return changeAndWake(queue, (engine, now) -> gate.<List<BatchOutcome<SendResult>>>apply(new Command.SendMessageBatch(queue, stored, now)))
                 .thenApply(outcomes -> {
                     ArrayNode successful = Json.array();
                     for (int i = 0; i < outcomes.size(); i++) {
@@ -83,6 +103,45 @@ final class MessageActions {
                     }
                     return BatchRules.result(successful, failed);
                 });
+    }
+
+    /**
+     * The stored form of a batch's messages (sealed when the queue is encrypted; the plaintext stays in
+     * {@code messages} for the answer's MD5s). A KMS refusal fails each entry it concerns (per entry, as SQS
+     * answers), which then leaves {@code ids} and {@code messages}.
+     */
+    private List<SendMessage> sealAll(QueueRef queue, CallContext context, List<String> ids, List<SendMessage> messages,
+                                      ArrayNode failed) {
+        MessageEncryption.Sealer sealer;
+        try {
+            sealer = sealer(queue, context);
+        } catch (ApiException e) {
+            if (!e.errorType().startsWith("Kms")) {
+                throw e;
+            }
+            for (String id : ids) {
+                BatchRules.fail(failed, id, e);
+            }
+            ids.clear();
+            messages.clear();
+            return messages;
+        }
+        if (sealer == null) {
+            return messages;
+        }
+        List<SendMessage> stored = new ArrayList<>(messages.size());
+        for (int i = 0; i < messages.size(); i++) {
+            try {
+                stored.add(sealer.seal(messages.get(i)));
+            } catch (ApiException e) {
+                if (!e.errorType().startsWith("Kms")) {
+                    throw e;
+                }
+                BatchRules.fail(failed, ids.remove(i), e);
+                messages.remove(i--);
+            }
+        }
+        return stored;
     }
 
     CompletableFuture<ObjectNode> deleteMessage(ApiRequest request, Input in) {

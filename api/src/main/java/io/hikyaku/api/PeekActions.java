@@ -25,9 +25,11 @@ final class PeekActions {
             .set("MessageAttributeNames", Json.array().add("All")), WireProtocol.JSON));
 
     private final EngineGate gate;
+    private final java.util.function.Supplier<io.hikyaku.api.sse.MessageEncryption> encryption;
 
-    PeekActions(EngineGate gate) {
+    PeekActions(EngineGate gate, java.util.function.Supplier<io.hikyaku.api.sse.MessageEncryption> encryption) {
         this.gate = gate;
+        this.encryption = encryption;
     }
 
     CompletableFuture<ObjectNode> peek(ApiRequest request, Input in) {
@@ -40,7 +42,9 @@ final class PeekActions {
         long from = parseCursor(cursor);
         int limit = max == null ? 10 : (int) (long) max;
         PeekPage page = gate.read((engine, now) -> engine.peekMessages(queue, from, limit, now));
-        ObjectNode out = Receiver.render(ALL, page.messages());
+        // sealed messages open as a receive's would (the console's caller needs kms:Decrypt on SSE-KMS keys)
+        ObjectNode out = Receiver.render(ALL, io.hikyaku.api.sse.MessageEncryption.anySealed(page.messages())
+                ? Receiver.open(encryption.get().opener(in.caller()), page.messages()) : page.messages());
         ArrayNode list = (ArrayNode) out.get("Messages");
         if (list != null) {
             list.forEach(m -> ((ObjectNode) m).remove("ReceiptHandle"));

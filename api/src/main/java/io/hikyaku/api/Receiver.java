@@ -2,6 +2,8 @@ package io.hikyaku.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hikyaku.api.sse.MessageEncryption;
+import io.hikyaku.api.sse.QueueSse;
 import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.Durable;
 import io.hikyaku.engine.EngineException;
@@ -10,6 +12,7 @@ import io.hikyaku.engine.QueueEngine;
 import io.hikyaku.engine.QueueRef;
 import io.hikyaku.engine.ReceiveMessages;
 import io.hikyaku.engine.ReceivedMessage;
+import io.hikyaku.protocol.ApiException;
 import io.hikyaku.protocol.ApiRequest;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -44,10 +47,15 @@ final class Receiver {
     /** A stop has begun: receives answer at once instead of parking. Applier only. */
     private boolean stopping;
 
-    Receiver(EngineGate gate, Ids ids, java.util.function.LongConsumer deadlineAt) {
+    /** Encryption at rest: what opens sealed messages (and checks an SSE-KMS queue's key before a receive). */
+    private final java.util.function.Supplier<MessageEncryption> encryption;
+
+    Receiver(EngineGate gate, Ids ids, java.util.function.LongConsumer deadlineAt,
+             java.util.function.Supplier<MessageEncryption> encryption) {
         this.gate = gate;
         this.ids = ids;
         this.deadlineAt = deadlineAt;
+        this.encryption = encryption;
     }
 
     CompletableFuture<ObjectNode> receive(ApiRequest request, Input in) {
@@ -63,7 +71,7 @@ final class Receiver {
         String attemptId = in.string("ReceiveRequestAttemptId");
         FifoIds.check("ReceiveRequestAttemptId", attemptId);
         ReceiveCall call = new ReceiveCall(max, visibility == null ? null : (int) (long) visibility,
-                attemptId, ReceiveSelection.of(in), ids.receiptNonce());
+                attemptId, ReceiveSelection.of(in), ids.receiptNonce(), in.caller());
         QueueRef queue = in.queue();
 
         CompletableFuture<ObjectNode> out = new CompletableFuture<>();
@@ -72,6 +80,7 @@ final class Receiver {
         gate.step(() -> {
             QueueEngine engine = gate.engine();
             long now = gate.now();
+            checkKey(engine, queue, now, call.caller());
             Durable<List<ReceivedMessage>> got = gate.apply(new Command.ReceiveMessage(queue, command(call, now)));
             // a setting, not timer state: read after the receive (which refuses an unknown queue)
             int wait = stopping ? 0 : waitParam != null ? (int) (long) waitParam : queueWaitSeconds(engine, queue);
@@ -87,6 +96,25 @@ final class Receiver {
         deadlineAt.accept(parkedUntil[0]);
         completions.run();
         return out;
+    }
+
+    /**
+     * SSE-KMS: a receive that would take messages first checks that the caller may decrypt with the queue's key
+     * (KMS.* errors), so a refused receive takes nothing. An empty queue needs no key, as on SQS.
+     */
+    private void checkKey(QueueEngine engine, QueueRef queue, long now, CallContext caller) {
+        MessageEncryption enc = encryption.get();
+        if (!enc.enabled()) {
+            return;
+        }
+        QueueSse sse = QueueSse.of(engine.readQueueAttributes(queue, QueueSse.ATTRIBUTES));
+        if (sse.mode() != QueueSse.Mode.KMS) {
+            return;
+        }
+        gate.apply(new Command.Advance(queue, now));
+        if (engine.hasDeliverable(queue)) {
+            enc.checkReceive(sse, caller);
+        }
     }
 
     /**
@@ -212,6 +240,24 @@ final class Receiver {
      * durable: the store completes futures on its one syncing thread, which should only complete them.
      */
     private void answer(CompletableFuture<ObjectNode> out, ReceiveCall call, Durable<List<ReceivedMessage>> got) {
+        if (MessageEncryption.anySealed(got.value())) { // opened after the write, off the applier
+            MessageEncryption.Opener opener = encryption.get().opener(call.caller());
+            gate.whenDurable(got).whenComplete((messages, failure) -> {
+                if (failure != null) {
+                    out.completeExceptionally(failure);
+                    return;
+                }
+                try {
+                    out.complete(render(call.selection(), open(opener, messages)));
+                } catch (ApiException e) {
+                    out.completeExceptionally(e);
+                } catch (RuntimeException e) {
+                    org.slf4j.LoggerFactory.getLogger(Receiver.class).error("opening sealed messages failed", e);
+                    out.completeExceptionally(new ApiException("InternalError", "We encountered an internal error. Please try again."));
+                }
+            });
+            return;
+        }
         ObjectNode rendered = render(call.selection(), got.value());
         gate.whenDurable(new Durable<>(rendered, got.written())).whenComplete((answer, failure) -> {
             if (failure != null) {
@@ -220,6 +266,15 @@ final class Receiver {
                 out.complete(answer);
             }
         });
+    }
+
+    /** The messages with sealed bodies and attributes opened. */
+    static List<ReceivedMessage> open(MessageEncryption.Opener opener, List<ReceivedMessage> messages) {
+        List<ReceivedMessage> out = new java.util.ArrayList<>(messages.size());
+        for (ReceivedMessage m : messages) {
+            out.add(opener.open(m));
+        }
+        return out;
     }
 
     static ObjectNode render(ReceiveSelection selection, List<ReceivedMessage> messages) {

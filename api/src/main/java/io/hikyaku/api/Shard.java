@@ -51,7 +51,7 @@ final class Shard implements ShardHost {
      */
     Shard(EngineShard spec, StoreFence fence, Clock clock, String region, int commandCapacity, boolean cooldowns,
           long maxIndexedMessages, long indexWindow, Consumer<String> log,
-          Supplier<io.hikyaku.engine.EngineEvents> events) {
+          Supplier<io.hikyaku.engine.EngineEvents> events, Supplier<io.hikyaku.api.sse.MessageEncryption> encryption) {
         this.spec = spec;
         this.clock = clock;
         this.memory = new MemoryReport(log);
@@ -72,11 +72,11 @@ final class Shard implements ShardHost {
         });
         Ids ids = new Ids();
         this.timers = new TimerLoop(clock, this::awaitTimerRound, "hikyaku-timers" + suffix); // started by start()
-        this.receiver = new Receiver(gate, ids, timers::deadlineAt);
+        this.receiver = new Receiver(gate, ids, timers::deadlineAt, encryption);
         this.queues = new QueueActions(gate, receiver);
-        this.messages = new MessageActions(gate, ids, receiver);
+        this.messages = new MessageActions(gate, ids, receiver, encryption);
         this.moveTasks = new MoveTaskActions(gate, ids);
-        this.peeks = new PeekActions(gate);
+        this.peeks = new PeekActions(gate, encryption);
         this.gate.onDeadline(timers::deadlineAt);
         this.commands.afterBatch(this::afterBatch);
         this.commands.start();

@@ -55,6 +55,13 @@ public interface SqsService extends AutoCloseable {
         throw new UnsupportedOperationException("this service cannot be fenced");
     }
 
+    /**
+     * Encrypts the message data of SSE queues from now on, and opens what was sealed
+     * ({@link io.hikyaku.api.sse.MessageEncryption}); the server sets it once its key service runs.
+     */
+    default void messageEncryption(io.hikyaku.api.sse.MessageEncryption encryption) {
+    }
+
     /** Stops timers and closes the store. */
     @Override
     void close();

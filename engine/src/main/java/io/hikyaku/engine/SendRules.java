@@ -33,8 +33,9 @@ final class SendRules {
                 throw Texts.invalidValue(m.delaySeconds(), "DelaySeconds", "DelaySeconds must be >= 0 and <= 900");
             }
         }
-        long size = Utf8.length(m.body());
-        if (m.attributes() != null) {
+        long sealed = SealedBody.isSealed(m.body()) ? SealedBody.countedSize(m.body()) : -1;
+        long size = sealed >= 0 ? sealed : Utf8.length(m.body()); // a sealed body holds its attributes
+        if (sealed < 0 && m.attributes() != null) {
             for (Map.Entry<String, MessageAttribute> a : m.attributes().entrySet()) {
                 size += a.getValue().sizeWith(a.getKey());
             }

@@ -3,15 +3,26 @@ package io.hikyaku.kms;
 import java.util.Map;
 
 /**
- * The door SSE uses (SQS encrypting message bodies at rest): a fresh data key under an account's key, bound to an
+ * The door SSE uses (SQS encrypting message data at rest): a fresh data key under an account's key, bound to an
  * encryption context, and the opening of such a key later. The same checks as the API apply (a disabled key gives
  * DisabledException, a key pending deletion KMSInvalidStateException, another context InvalidCiphertextException),
- * so the caller can map them to SQS's {@code KMS.*} errors. Authorization is the caller's (it knows the principal).
+ * so the caller can map them to SQS's {@code KMS.*} errors. Authorization is the caller's (it knows the principal):
+ * {@link #use} gives what it needs (the key's ARN, account, state and policy).
+ *
+ * <p>SSE-SQS uses the account's SQS owned key ({@link #generateSqsOwned}): created on first use (a logged command,
+ * its material wrapped by the master key like every key's), never listed, described or usable through the KMS API.
  */
 public final class DataKeys {
 
     /** A data key: the plaintext to encrypt with (keep it in memory only) and the blob to store beside the data. */
     public record DataKey(String keyArn, byte[] plaintext, byte[] ciphertextBlob) { }
+
+    /** What authorizing the use of a key needs: its ARN, its account, its state and its key policy. */
+    public record KeyUse(String arn, String account, String state, String policy) {
+        public boolean enabled() {
+            return KmsKey.ENABLED.equals(state);
+        }
+    }
 
     private final KeyCrypto crypto;
 
@@ -40,5 +51,67 @@ public final class DataKeys {
     /** The ARN of the key a reference resolves to in {@code account} (for authorization before use). */
     public String keyArn(String account, String keyId) throws KmsException {
         return crypto.resolve(account, keyId).arn();
+    }
+
+    /**
+     * The key a reference names, as {@code account} names it (NotFoundException when there is none); its state is
+     * not checked here ({@link #requireUsable}).
+     */
+    public KeyUse use(String account, String keyId) throws KmsException {
+        crypto.deleteDueKeys();
+        KeyCrypto.Resolved k = crypto.resolve(account, keyId);
+        String policy = crypto.keys.read(s -> {
+            KmsKey key = s.key(k.keyId());
+            return key == null ? null : key.policy;
+        });
+        return new KeyUse(k.arn(), k.account(), k.state(), policy);
+    }
+
+    /** The key a data key blob names (InvalidCiphertextException when it names none that exists). */
+    public KeyUse useOf(byte[] ciphertextBlob) throws KmsException {
+        crypto.deleteDueKeys();
+        KeyCrypto.Resolved k = crypto.keyOf(CiphertextBlob.parse(ciphertextBlob));
+        String policy = crypto.keys.read(s -> s.key(k.keyId()).policy);
+        return new KeyUse(k.arn(), k.account(), k.state(), policy);
+    }
+
+    /** DisabledException / KMSInvalidStateException for a key that cannot encrypt or decrypt now. */
+    public static void requireUsable(KeyUse k) throws KmsException {
+        KeyCrypto.requireUsable(new KeyCrypto.Resolved(null, k.arn(), k.account(), k.state(), 0, null));
+    }
+
+    /** A data key under {@code account}'s SQS owned key (SSE-SQS), creating that key on first use. */
+    public DataKey generateSqsOwned(String account, Map<String, String> context) throws KmsException {
+        KeyCrypto.Resolved k = sqsOwned(account);
+        byte[] plaintext = crypto.random.apply(32);
+        return new DataKey(k.arn(), plaintext, crypto.encrypt(k, plaintext, context));
+    }
+
+    /** Opens a data key of {@link #generateSqsOwned} (InvalidCiphertextException when it is not that key's). */
+    public byte[] decryptSqsOwned(String account, byte[] ciphertextBlob, Map<String, String> context) throws KmsException {
+        CiphertextBlob blob = CiphertextBlob.parse(ciphertextBlob);
+        KmsKey key = crypto.keys.read(s -> s.sqsOwned(account));
+        if (key == null || !key.arn.equals(blob.keyArn()) || blob.materialVersion() < 1
+                || blob.materialVersion() > key.currentVersion()) {
+            throw KmsException.invalidCiphertext();
+        }
+        KeyCrypto.Resolved k = new KeyCrypto.Resolved(key.keyId, key.arn, key.account, KmsKey.ENABLED,
+                blob.materialVersion(), key.materials.get(blob.materialVersion() - 1));
+        return crypto.decrypt(k, blob, context);
+    }
+
+    private KeyCrypto.Resolved sqsOwned(String account) throws KmsException {
+        KmsKey key = crypto.keys.read(s -> s.sqsOwned(account));
+        if (key == null) {
+            String keyId = java.util.UUID.nameUUIDFromBytes(crypto.random.apply(16)).toString();
+            String material = crypto.newWrappedMaterial();
+            long now = crypto.clock.millis();
+            crypto.keys.write(s -> s.sqsOwned(account) != null ? null
+                    : new KmsCommand("CreateSqsOwnedKey", account, keyId, null, now, material, null, null, "SQS", 0, null, null));
+            key = crypto.keys.read(s -> s.sqsOwned(account));
+        }
+        KmsKey k = key;
+        return new KeyCrypto.Resolved(k.keyId, k.arn, k.account, KmsKey.ENABLED, k.currentVersion(),
+                k.materials.get(k.currentVersion() - 1));
     }
 }

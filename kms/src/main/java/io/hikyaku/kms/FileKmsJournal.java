@@ -25,6 +25,31 @@ public final class FileKmsJournal implements KmsJournal {
     private final Path file;
     private FileChannel channel;
 
+    /**
+     * Copies {@code <dataDir>/kms/commands.log} (wrapped key material only) into {@code <target>/kms/}, for a backup
+     * taken after the store's checkpoint: every key a checkpointed message needs was logged before that message
+     * was written, so it is in the copy (a torn last line, an append under way, is dropped at load). The master key
+     * is not copied: it is kept apart from backups (docs/security.md, "Encryption at rest").
+     */
+    public static void copyInto(Path dataDir, Path target) {
+        Path from = dataDir.resolve("kms").resolve("commands.log");
+        if (!Files.exists(from)) {
+            return;
+        }
+        try {
+            Path dir = target.resolve("kms");
+            io.hikyaku.engine.store.OwnerOnly.createDirectories(dir);
+            Path to = dir.resolve("commands.log");
+            Files.createFile(to, io.hikyaku.engine.store.OwnerOnly.file());
+            Files.write(to, Files.readAllBytes(from));
+            try (FileChannel ch = FileChannel.open(to, StandardOpenOption.WRITE)) {
+                ch.force(true);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot copy the KMS keys' log into the backup " + target, e);
+        }
+    }
+
     public FileKmsJournal(Path dataDir) {
         this.file = dataDir.resolve("kms").resolve("commands.log");
     }

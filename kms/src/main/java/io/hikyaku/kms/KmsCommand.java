@@ -10,7 +10,7 @@ import java.util.Map;
  *
  * @param op        CreateKey, CreateAlias, UpdateAlias, DeleteAlias, PutKeyPolicy, EnableKey, DisableKey,
  *                  ScheduleKeyDeletion, CancelKeyDeletion, TagResource, UntagResource, EnableKeyRotation,
- *                  DisableKeyRotation, RotateKeyOnDemand, DeleteDueKeys
+ *                  DisableKeyRotation, RotateKeyOnDemand, DeleteDueKeys, CreateSqsOwnedKey (SSE-SQS)
  * @param time      epoch millis of the request (for ScheduleKeyDeletion: the deletion date)
  * @param material  key material wrapped by the master key, base64 (CreateKey, RotateKeyOnDemand)
  * @param text      the description (CreateKey)

@@ -22,6 +22,8 @@ public final class KmsState {
     private final String region;
     private final TreeMap<String, KmsKey> keys = new TreeMap<>();
     private final TreeMap<String, TreeMap<String, Alias>> aliases = new TreeMap<>();
+    /** SSE-SQS: one SQS owned key per account, never listed or usable through the KMS API. */
+    private final TreeMap<String, KmsKey> sqsOwned = new TreeMap<>();
 
     public KmsState(String region) {
         this.region = region;
@@ -37,6 +39,14 @@ public final class KmsState {
 
     String aliasArn(String account, String alias) {
         return "arn:aws:kms:" + region + ":" + account + ":" + alias;
+    }
+
+    String sqsOwnedArn(String account, String keyId) {
+        return "arn:aws:sqs:" + region + ":" + account + ":sse-sqs-key/" + keyId;
+    }
+
+    KmsKey sqsOwned(String account) {
+        return sqsOwned.get(account);
     }
 
     KmsKey key(String keyId) {
@@ -76,7 +86,9 @@ public final class KmsState {
 
     /** Unwraps every material once; a failure means the master key is not the one that wrapped them. */
     void checkMaterials(MasterKey master) {
-        for (KmsKey k : keys.values()) {
+        List<KmsKey> all = new ArrayList<>(keys.values());
+        all.addAll(sqsOwned.values());
+        for (KmsKey k : all) {
             for (String m : k.materials) {
                 try {
                     java.util.Arrays.fill(master.unwrap(java.util.Base64.getDecoder().decode(m)), (byte) 0);
@@ -103,6 +115,11 @@ public final class KmsState {
                     aliases.computeIfAbsent(c.account(), a -> new TreeMap<>())
                             .put(c.alias(), new Alias(c.alias(), c.keyId(), c.time(), c.time()));
                 }
+            }
+            case "CreateSqsOwnedKey" -> {
+                KmsKey k = new KmsKey(c.account(), c.keyId(), sqsOwnedArn(c.account(), c.keyId()), c.time(), "", "SQS", null);
+                k.materials.add(c.material());
+                sqsOwned.put(c.account(), k);
             }
             case "CreateAlias", "UpdateAlias" -> {
                 TreeMap<String, Alias> of = aliases.computeIfAbsent(c.account(), a -> new TreeMap<>());
@@ -154,6 +171,10 @@ public final class KmsState {
                     .append(k.description).append('|').append(k.manager).append('|').append(k.state).append('|')
                     .append(k.policy).append('|').append(k.deletionDate).append('|').append(k.pendingWindowDays)
                     .append('|').append(k.rotation).append('|').append(k.materials).append('|').append(k.tags).append('\n');
+        }
+        for (KmsKey k : sqsOwned.values()) {
+            b.append("S|").append(k.account).append('|').append(k.keyId).append('|').append(k.created).append('|')
+                    .append(k.materials).append('\n');
         }
         for (Map.Entry<String, TreeMap<String, Alias>> e : aliases.entrySet()) {
             for (Alias a : e.getValue().values()) {

@@ -241,6 +241,7 @@ public final class HikyakuServer implements AutoCloseable {
         Backups backups = store.backups() == null ? null : target -> {
             store.backups().checkpoint(target);
             FileMappingStore.copyInto(config.dataDir(), target); // push delivery's mappings live beside the store
+            io.hikyaku.kms.FileKmsJournal.copyInto(config.dataDir(), target); // the keys encrypted messages need
         };
         return start(began, config, security, Codecs.standard(), service, store.health(), backups, store.rocks(), limits,
                 clusterMode);
@@ -283,13 +284,15 @@ public final class HikyakuServer implements AutoCloseable {
             new QueueBootstrap(service, config.accountId(), config.region(), bootstrapBaseUrl(config))
                     .createAll(config.queues());
             if (clusterMode == null) { // their state is node-local: a cluster refuses them (ClusterRefusals)
+                boolean keysInMemory = config.storage() == StorageMode.MEMORY; // memory: an ephemeral master key, no env read
+                server.kms = io.hikyaku.kms.KmsService.start(keysInMemory ? null : config.dataDir(),
+                        keysInMemory ? null : io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment(), config.region(), config.clock());
+                // before anything sends or receives: message data of SSE queues is sealed with the key service's data keys
+                server.service.messageEncryption(io.hikyaku.server.sse.MessageEncryptionWiring.of(server.kms, config.clock(), server.metrics));
                 server.startPush();
                 server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
                         config.region(), security == null ? io.hikyaku.sns.OutboundAllowList.loopbackOnly() : security.outboundAllowList(),
                         config.advertisedUrl(), security != null && security.auth() == io.hikyaku.identity.AuthMode.SIGV4);
-                boolean keysInMemory = config.storage() == StorageMode.MEMORY; // memory: an ephemeral master key, no env read
-                server.kms = io.hikyaku.kms.KmsService.start(keysInMemory ? null : config.dataDir(),
-                        keysInMemory ? null : io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment(), config.region(), config.clock());
                 server.scheduler = io.hikyaku.scheduler.SchedulerService.start(server.service,
                         config.storage() == StorageMode.MEMORY ? null : config.dataDir(), config.region(), config.clock());
             }

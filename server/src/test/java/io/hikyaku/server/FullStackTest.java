@@ -91,6 +91,10 @@ class FullStackTest {
                 .execute("backup", "--data-dir", data.toString(), "--to", dir.resolve("backup").toString());
         assertThat(code).isZero();
         assertThat(Files.list(dir.resolve("backup")).count()).isPositive();
+        // the backup holds the keys' log but not the master key (kept apart from backups): a restore puts it back
+        assertThat(dir.resolve("backup").resolve("kms").resolve("commands.log")).exists();
+        assertThat(dir.resolve("backup").resolve("kms").resolve("master.key")).doesNotExist();
+        Files.copy(data.resolve("kms").resolve("master.key"), dir.resolve("backup").resolve("kms").resolve("master.key"));
 
         for (Path d : List.of(data, dir.resolve("backup"))) {
             try (HikyakuServer server = HikyakuServer.start(config.withDataDir(d)); RawHttp http = new RawHttp(server.port())) {

@@ -266,6 +266,12 @@ final class QueueScenarios {
             attrs.put("FifoQueue", "true");
             attrs.put("ContentBasedDeduplication", "true");
         }
+        // e.g. -Dhikyaku.bench.queueAttributes=SqsManagedSseEnabled=false: SSE on against off (docs/benchmarks.md)
+        for (String kv : System.getProperty("hikyaku.bench.queueAttributes", "").split(",")) {
+            if (kv.contains("=")) {
+                attrs.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+            }
+        }
         SqsConnection admin = client.connect().get(10, TimeUnit.SECONDS);
         try {
             JsonNode r = admin.callOk("CreateQueue", SqsRequests.createQueue(name, attrs)).get(30, TimeUnit.SECONDS);

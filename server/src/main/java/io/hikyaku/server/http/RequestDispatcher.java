@@ -320,6 +320,8 @@ public final class RequestDispatcher {
         try {
             CallContext context = caller != null ? contexts.create(raw, requestId, caller.principal().accountId(),
                     SenderIds.of(caller.principal()))
+                    // SSE-KMS: the caller's kms:GenerateDataKey / kms:Decrypt on the queue's key
+                    .withKeyCaller(authentication == null ? null : io.hikyaku.server.sse.KmsKeyCallers.of(authentication, caller))
                     : contexts.create(raw, requestId);
             // The target is resolved once: authorization checks it, the service acts on it, metrics and
             // the access log name it. An operation not in the table is refused here (InvalidAction).
