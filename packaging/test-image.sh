@@ -6,11 +6,11 @@
 # sent before the stop, runs the HEALTHCHECK, checks the server runs as uid 10001 and the image size;
 # then runs packaging/examples/kubernetes.yaml with `podman kube play` the same way (twice, on its volume).
 # Everything it made (containers, volume, storage) is removed at the end.
-# Env: HIKYAKU_IMAGE_TEST_PORT (default 9861, loopback), HIKYAKU_IMAGE_MAX_MB (default 150).
+# Env: HIKYAKU_IMAGE_TEST_PORT (default 9861, loopback), HIKYAKU_IMAGE_MAX_MB (default 170).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PORT="${HIKYAKU_IMAGE_TEST_PORT:-9861}"
-MAX_MB="${HIKYAKU_IMAGE_MAX_MB:-150}"
+MAX_MB="${HIKYAKU_IMAGE_MAX_MB:-170}"
 log() { echo "test-image: $*" >&2; }
 fail() { log "FAILED: $*"; exit 1; }
 for tool in podman runc python3; do
