@@ -43,6 +43,11 @@ final class CloudWatchApi {
         this.alarmApi = new AlarmApi(this.alarms, accountId);
     }
 
+    /** The region in alarm ARNs. */
+    String region() {
+        return alarms.region();
+    }
+
     /** The same API answering for another account's metrics and alarms. */
     CloudWatchApi forAccount(String account) {
         return account == null || account.equals(accountId) ? this : new CloudWatchApi(history, custom, reader, alarms, account, clock);

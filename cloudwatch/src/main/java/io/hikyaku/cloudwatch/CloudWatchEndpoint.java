@@ -96,7 +96,7 @@ final class CloudWatchEndpoint {
     /**
      * Finds the operation in the table ({@link CloudWatchOperations}; one not there, or not served in
      * this protocol, is refused with the protocol's unknown-operation error before anything else),
-     * authorizes it as the table's IAM action on its resource, then answers it for the caller's account.
+     * authorizes it as the table's IAM action on each resource it acts on, then answers it for the caller's account.
      */
     private Map<String, Object> invoke(CloudWatchOperations.Protocol protocol, String operation, JsonNode in, CloudWatchCaller caller) {
         CloudWatchOperations.Operation op = CloudWatchOperations.find(operation, protocol);
@@ -110,9 +110,11 @@ final class CloudWatchEndpoint {
         if (caller == null) {
             return api.invoke(op, in);
         }
-        String denial = caller.authorizer().apply(op.iamAction(), op.resource());
-        if (denial != null) {
-            throw CloudWatchException.accessDenied(denial);
+        for (String resource : op.resources(in, api.region(), caller.accountId())) {
+            String denial = caller.authorizer().apply(op.iamAction(), resource);
+            if (denial != null) {
+                throw CloudWatchException.accessDenied(denial);
+            }
         }
         return api.forAccount(caller.accountId()).invoke(op, in);
     }

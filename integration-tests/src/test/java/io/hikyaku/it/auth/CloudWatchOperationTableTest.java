@@ -26,6 +26,7 @@ class CloudWatchOperationTableTest extends AuthTestBase {
 
     static final String ERIN = "AKIAERIN000000000001";
     static final String FRANK = "AKIAFRANK00000000001";
+    static final String GINA = "AKIAGINA000000000001";
     static final String SECRET = "table/secret/0123456789abcdefghijklmnopq";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectMapper CBOR = new ObjectMapper(new CBORFactory());
@@ -48,6 +49,11 @@ class CloudWatchOperationTableTest extends AuthTestBase {
                           - {accessKeyId: AKIAFRANK00000000001, secretAccessKey: "table/secret/0123456789abcdefghijklmnopq"}
                         policies:
                           all-metrics: {Version: "2012-10-17", Statement: [{Effect: Allow, Action: "cloudwatch:*", Resource: "*"}]}
+                      - name: gina
+                        accessKeys:
+                          - {accessKeyId: AKIAGINA000000000001, secretAccessKey: "table/secret/0123456789abcdefghijklmnopq"}
+                        policies:
+                          team-alarms: {Version: "2012-10-17", Statement: [{Effect: Allow, Action: "cloudwatch:*", Resource: "arn:aws:cloudwatch:us-east-1:111111111111:alarm:team-*"}]}
                   - id: "222222222222"
                     rootKeys:
                       - {accessKeyId: AKIAROOTBBBBBBBBBBBB, secretAccessKey: "rootB/secret/0123456789abcdefghijklmnopq"}
@@ -58,8 +64,13 @@ class CloudWatchOperationTableTest extends AuthTestBase {
     void everyOperationInEveryProtocolIsAuthorizedAsItsAction() throws IOException {
         for (Operation op : CloudWatchOperations.all()) {
             assertThat(op.iamAction()).isEqualTo("cloudwatch:" + op.operationName());
-            assertThat(op.resource()).isEqualTo("*");
             for (Protocol protocol : op.protocols()) {
+                String alarmArn = "arn:aws:cloudwatch:us-east-1:" + A + ":alarm:table-" + protocol.name().toLowerCase(java.util.Locale.ROOT);
+                String resource = switch (op) {
+                    case GET_METRIC_STATISTICS, GET_METRIC_DATA, LIST_METRICS, PUT_METRIC_DATA, DESCRIBE_ALARMS_FOR_METRIC -> "*";
+                    case DESCRIBE_ALARMS -> "arn:aws:cloudwatch:us-east-1:" + A + ":alarm:*"; // by prefix: every alarm
+                    default -> alarmArn;
+                };
                 Reply all = call(protocol, op.operationName(), input(op, protocol), FRANK, SECRET);
                 assertThat(all.status).as(op + " " + protocol + ": " + all.text).isEqualTo(200);
                 Reply one = call(protocol, op.operationName(), input(op, protocol), ERIN, SECRET);
@@ -69,10 +80,69 @@ class CloudWatchOperationTableTest extends AuthTestBase {
                     assertThat(one.status).as(op + " " + protocol + ": " + one.text).isEqualTo(403);
                     assertThat(one.code).isEqualTo(protocol == Protocol.QUERY ? "AccessDenied" : "com.amazonaws.cloudwatch#AccessDeniedException");
                     assertThat(one.message).isEqualTo("User: arn:aws:iam::" + A + ":user/erin is not authorized to perform: "
-                            + op.iamAction() + " because no identity-based policy allows the " + op.iamAction() + " action");
+                            + op.iamAction() + (resource.equals("*") ? "" : " on resource: " + resource)
+                            + " because no identity-based policy allows the " + op.iamAction() + " action");
                 }
             }
         }
+    }
+
+    /**
+     * The alarm operations are authorized on the alarms they name, not on {@code "*"}: gina may act on
+     * alarms {@code team-*} only. A request naming one alarm she may not touch is refused as a whole and
+     * changes nothing; a request naming no alarm (list every alarm) is authorized on {@code alarm:*}.
+     */
+    @Test
+    void alarmOperationsAreAuthorizedOnTheAlarmsTheyName() throws IOException {
+        for (Protocol protocol : new Protocol[] {Protocol.QUERY, Protocol.JSON, Protocol.CBOR}) {
+            String p = protocol.name().toLowerCase(java.util.Locale.ROOT);
+            String team = "team-" + p;
+            String other = "other-" + p;
+            String otherArn = "arn:aws:cloudwatch:us-east-1:" + A + ":alarm:" + other;
+            assertThat(call(protocol, "PutMetricAlarm", alarm(other), FRANK, SECRET).status).isEqualTo(200);
+
+            assertThat(call(protocol, "PutMetricAlarm", alarm(team), GINA, SECRET).status).isEqualTo(200);
+            Reply put = call(protocol, "PutMetricAlarm", alarm(other), GINA, SECRET);
+            assertThat(put.status).as(put.text).isEqualTo(403);
+            assertThat(put.message).isEqualTo("User: arn:aws:iam::" + A + ":user/gina is not authorized to perform: cloudwatch:PutMetricAlarm"
+                    + " on resource: " + otherArn + " because no identity-based policy allows the cloudwatch:PutMetricAlarm action");
+
+            assertThat(call(protocol, "DescribeAlarms", names(team), GINA, SECRET).status).isEqualTo(200);
+            assertThat(call(protocol, "DescribeAlarms", names(team, other), GINA, SECRET).status).isEqualTo(403);
+            assertThat(call(protocol, "DescribeAlarms", JSON.readTree("{\"AlarmNamePrefix\":\"team-\"}"), GINA, SECRET).status).isEqualTo(403);
+            assertThat(call(protocol, "DescribeAlarms", JSON.createObjectNode(), GINA, SECRET).status).isEqualTo(403);
+            assertThat(call(protocol, "SetAlarmState", JSON.readTree("{\"AlarmName\":\"" + other + "\",\"StateValue\":\"ALARM\",\"StateReason\":\"x\"}"),
+                    GINA, SECRET).status).isEqualTo(403);
+            assertThat(call(protocol, "DisableAlarmActions", names(other), GINA, SECRET).status).isEqualTo(403);
+            assertThat(call(protocol, "DescribeAlarmHistory", JSON.readTree("{\"AlarmName\":\"" + other + "\"}"), GINA, SECRET).status).isEqualTo(403);
+            assertThat(call(protocol, "DescribeAlarmHistory", JSON.createObjectNode(), GINA, SECRET).status).isEqualTo(403);
+            assertThat(call(protocol, "TagResource", JSON.readTree("{\"ResourceARN\":\"" + otherArn + "\",\"Tags\":[{\"Key\":\"k\",\"Value\":\"v\"}]}"),
+                    GINA, SECRET).status).isEqualTo(403);
+            assertThat(call(protocol, "ListTagsForResource", JSON.readTree("{\"ResourceARN\":\"" + otherArn + "\"}"), GINA, SECRET).status).isEqualTo(403);
+
+            Reply delete = call(protocol, "DeleteAlarms", names(team, other), GINA, SECRET);
+            assertThat(delete.status).as(delete.text).isEqualTo(403);
+            Reply both = call(protocol, "DescribeAlarms", names(team, other), FRANK, SECRET);
+            assertThat(both.status).isEqualTo(200);
+            assertThat(both.text).as("a refused DeleteAlarms deletes nothing").contains(team).contains(other);
+
+            assertThat(call(protocol, "DeleteAlarms", names(team), GINA, SECRET).status).isEqualTo(200);
+            assertThat(call(protocol, "DeleteAlarms", names(other), FRANK, SECRET).status).isEqualTo(200);
+        }
+    }
+
+    private static JsonNode alarm(String name) throws IOException {
+        return JSON.readTree("{\"AlarmName\":\"" + name + "\",\"Namespace\":\"App\",\"MetricName\":\"Workers\",\"Statistic\":\"Sum\","
+                + "\"Period\":60,\"EvaluationPeriods\":1,\"Threshold\":1,\"ComparisonOperator\":\"GreaterThanThreshold\"}");
+    }
+
+    private static JsonNode names(String... names) {
+        com.fasterxml.jackson.databind.node.ObjectNode in = JSON.createObjectNode();
+        com.fasterxml.jackson.databind.node.ArrayNode list = in.putArray("AlarmNames");
+        for (String n : names) {
+            list.add(n);
+        }
+        return in;
     }
 
     @Test
