@@ -128,7 +128,7 @@ final class StoreFence {
     /** One engine's writes and reads; see {@link StoreFence}. */
     final class Lane extends ForwardingStore {
 
-        /** The latest write this lane passed to the store (guarded by its engine's lock). */
+        /** The latest write this lane passed to the store: set on its engine's applier, reset by the recovery (no lock). */
         private volatile CompletableFuture<Void> last = DONE;
 
         private Lane() {}
