@@ -10,8 +10,8 @@ import java.util.concurrent.CompletableFuture;
  * everything that touches it as a task (client calls, timer rounds, reloads, long-poll wake-ups and
  * expiries, snapshot publication), so there is no lock; readers get immutable {@link ShardSnapshot}s.
  * Every method may be called from any thread and never blocks; results come as futures, which never
- * complete on the store's WAL-sync thread. Today {@link Shard} implements it over one local engine;
- * a replicated shard (the Raft state machine) is meant to implement the same interface.
+ * complete on the store's WAL-sync thread. {@link Shard} implements it over one local engine, in cluster
+ * mode too (the cluster replicates the store beneath it); a replicated implementation is not built.
  */
 interface ShardHost {
 

@@ -13,8 +13,8 @@ import java.util.concurrent.CompletionException;
  * The store as the engines see it: passes reads and writes through, notices the first write that
  * fails (disk full, I/O error, failed fsync) and from then on refuses every write without passing it
  * on, until {@link #clear()}. An engine changes its memory before the store has the batch, so after
- * a failure memory is ahead of the disk; {@link EngineGate} stops all commands while fenced and
- * rebuilds every engine from the store before the fence is cleared. One fence serves every engine
+ * a failure memory is ahead of the disk; {@link EngineGate} stops all commands while fenced, and
+ * {@link StoreRecovery} rebuilds every engine from the store before the fence is cleared. One fence serves every engine
  * shard over the store: a failure stops them all, as the store's failure is theirs too.
  *
  * <p>Each engine writes through its own {@link Lane}, which remembers the latest write it handed to
@@ -128,7 +128,7 @@ final class StoreFence {
     /** One engine's writes and reads; see {@link StoreFence}. */
     final class Lane extends ForwardingStore {
 
-        /** The latest write this lane passed to the store (guarded by its engine's lock). */
+        /** The latest write this lane passed to the store: set on its engine's applier, reset by the recovery (no lock). */
         private volatile CompletableFuture<Void> last = DONE;
 
         private Lane() {}

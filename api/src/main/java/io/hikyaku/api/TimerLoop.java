@@ -6,7 +6,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
- * The one scheduler thread. Each round runs {@code round} (engine timers and long-poll deadlines),
+ * A shard's scheduler thread (one per engine shard). Each round runs {@code round} (engine timers and long-poll deadlines),
  * which returns the next deadline; the thread then sleeps until it, or until {@link #deadlineAt}
  * reports an earlier one, or until {@link #nudge}. With nothing scheduled it sleeps until woken,
  * so an idle server has no periodic wake-ups.

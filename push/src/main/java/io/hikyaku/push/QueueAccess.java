@@ -11,7 +11,7 @@ public interface QueueAccess {
     /** Every account may use every queue (authentication off: accounts only name queues). */
     QueueAccess ANY = (account, queue) -> true;
 
-    /** Only a queue of the account itself (authentication on, while queue policies are not enforced). */
+    /** Only a queue of the account itself (authentication on; queue policies' cross-account grants are not applied here yet). */
     QueueAccess OWN_ACCOUNT = (account, queue) -> account.equals(queue.account());
 
     boolean allows(String account, QueueArn queue);

@@ -27,7 +27,7 @@ public record QueueArn(String region, String account, String name) {
         return name.endsWith(".fifo");
     }
 
-    /** The URL path the in-process SQS calls name the queue by (only the path counts, see api QueueUrls). */
+    /** The URL path the in-process SQS calls name the queue by (only the path counts, see api QueueAddress). */
     String queueUrl() {
         return QueueClient.BASE_URL + "/" + account + "/" + name;
     }

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * A build check that docs/architecture.md tells the truth about the modules: every module with
  * production code is named there, and each "`x` depends on ..." sentence names exactly the project
  * modules x's pom depends on (every direct one named; every one named reachable through the poms), so
- * a dependency added or removed without the doc fails the build.
+ * a dependency added or removed without the doc fails the build. Also: every thread it (and the api and
+ * server docs) names, {@code `hikyaku-...`}, is a name some main source gives a thread.
  */
 class ArchitectureDocTest {
 
@@ -95,6 +96,49 @@ class ArchitectureDocTest {
         }
         assertThat(sentences).as("dependency sentences found in docs/architecture.md").isGreaterThan(10);
         assertThat(wrong).as("docs/architecture.md vs the poms").isEmpty();
+    }
+
+    /** A thread name as the docs tick it: {@code `hikyaku-engine[-i]`}, {@code `hikyaku-timers-i`}, {@code `sns-http-retry`}. */
+    private static final Pattern THREAD = Pattern.compile("`((?:hikyaku|sns)-[a-z]+(?:-[a-z]+)*?)(?:-i|\\[-i])?`");
+
+    @Test
+    void everyThreadTheDocsNameIsNamedSoInTheCode() throws IOException {
+        String code = mainSources();
+        List<String> artifacts = modules().stream().map(m -> "hikyaku-" + m).toList(); // `hikyaku-server` is a jar
+        List<String> docs = List.of("docs/architecture.md", "api/API.md", "server/SERVER.md");
+        Set<String> named = new TreeSet<>();
+        List<String> missing = new ArrayList<>();
+        for (String doc : docs) {
+            Matcher t = THREAD.matcher(Files.readString(root().resolve(doc), StandardCharsets.UTF_8));
+            while (t.find()) {
+                if (artifacts.contains(t.group(1)) && !code.contains("\"" + t.group(1))) {
+                    continue;
+                }
+                named.add(t.group(1));
+                if (!code.contains("\"" + t.group(1))) {
+                    missing.add(doc + ": `" + t.group(1) + "`");
+                }
+            }
+        }
+        assertThat(named).as("thread names in " + docs).hasSizeGreaterThan(10);
+        assertThat(missing).as("thread names in the docs that no main source gives a thread").isEmpty();
+    }
+
+    /** Every main Java source of the repository, concatenated. */
+    private static String mainSources() throws IOException {
+        StringBuilder all = new StringBuilder();
+        for (String module : modules()) {
+            Path main = root().resolve(module).resolve("src/main/java");
+            if (!Files.isDirectory(main)) {
+                continue;
+            }
+            try (java.util.stream.Stream<Path> files = Files.walk(main)) {
+                for (Path f : files.filter(x -> x.toString().endsWith(".java")).toList()) {
+                    all.append(Files.readString(f, StandardCharsets.UTF_8)).append('\n');
+                }
+            }
+        }
+        return all.toString();
     }
 
     private static Set<String> reachable(String from, Map<String, Set<String>> direct) {

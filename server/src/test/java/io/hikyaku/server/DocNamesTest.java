@@ -30,6 +30,8 @@ import org.junit.jupiter.api.Test;
  *   <li>a fully qualified name, {@code io.hikyaku.engine.store.Store}: that source file exists.</li>
  * </ul>
  * A bare {@code `CamelCase`} word is not checked: most are AWS names (actions, attributes, errors).
+ * The behaviour coverage table of integration-tests/README.md names tests as {@code Class#method}: each
+ * must exist.
  */
 class DocNamesTest {
 
@@ -104,6 +106,29 @@ class DocNamesTest {
         }
         assertThat(checked).as("checkable names found in the docs").isGreaterThan(50);
         assertThat(wrong).as("names in the docs that the code does not have").isEmpty();
+    }
+
+    /** {@code QueueLifecycleTest#b4_recreateWithin60sOfDeleteIsRefused_v2}, as the behaviour coverage table names tests. */
+    private static final Pattern TEST_METHOD = Pattern.compile("\\b([A-Z][A-Za-z0-9]*Test)#([a-z][A-Za-z0-9_]*)");
+
+    @Test
+    void testsTheBehaviourCoverageTableNamesExist() throws IOException {
+        Path root = root();
+        Sources sources = Sources.of(root);
+        String table = Files.readString(root.resolve("integration-tests/README.md"), StandardCharsets.UTF_8);
+        List<String> wrong = new ArrayList<>();
+        int checked = 0;
+        Matcher t = TEST_METHOD.matcher(table);
+        while (t.find()) {
+            checked++;
+            if (!sources.declares(t.group(1))) {
+                wrong.add(t.group() + ": no class " + t.group(1));
+            } else if (!sources.hasMethod(t.group(1), t.group(2))) {
+                wrong.add(t.group() + ": " + t.group(1) + " has no method " + t.group(2));
+            }
+        }
+        assertThat(checked).as("tests named in integration-tests/README.md").isGreaterThan(90);
+        assertThat(wrong).as("tests integration-tests/README.md names that do not exist").isEmpty();
     }
 
     private static List<Path> docs(Path root, Set<String> modules) throws IOException {
@@ -182,6 +207,11 @@ class DocNamesTest {
         boolean hasWord(String type, String word) {
             Pattern w = Pattern.compile("\\b" + Pattern.quote(word) + "\\b");
             return byType.getOrDefault(type, List.of()).stream().anyMatch(f -> w.matcher(read(f)).find());
+        }
+
+        boolean hasMethod(String type, String method) {
+            Pattern m = Pattern.compile("\\bvoid\\s+" + Pattern.quote(method) + "\\s*\\(");
+            return byType.getOrDefault(type, List.of()).stream().anyMatch(f -> m.matcher(read(f)).find());
         }
 
         boolean hasFile(String relative) {

@@ -11,8 +11,9 @@ import java.util.function.Supplier;
 /**
  * Where policy evaluation runs when a request needs it: a small bounded pool, never a Netty event
  * loop, so that one tenant's expensive conditions delay only the requests queued behind them here and
- * not every connection of an event loop. Requests whose authorization is trivial (an account root in
- * its own account with no policy anywhere) are never sent here: they cost nothing to authorize.
+ * not every connection of an event loop. Requests whose authorization is cheap are never sent here
+ * (an account root in its own account with no policy anywhere, or policies without conditions or
+ * variables and small enough: {@link RequestAuthorization#needsPool}): they are authorized inline.
  * A full queue refuses the request with SQS's {@code RequestThrottled}, as the engine's command queue does.
  */
 public final class AuthorizationPool implements AutoCloseable {

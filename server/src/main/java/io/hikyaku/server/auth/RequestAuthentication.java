@@ -43,7 +43,7 @@ public final class RequestAuthentication {
         this(security, defaultAccount, region, clock, (account, name) -> null);
     }
 
-    /** @param queues the engine's read-only lookup of a queue's Policy and tags, for authorization */
+    /** @param queues a queue's Policy and tags from the engine's published snapshots, for authorization */
     public RequestAuthentication(SecurityConfig security, String defaultAccount, String region, Clock clock,
                                  RequestAuthorization.QueueLookup queues) {
         Sessions sessions = new Sessions(clock);

@@ -24,8 +24,9 @@ import java.util.Map;
 /**
  * The authorize step of an SQS request (auth sigv4): the operation is checked as its IAM action
  * ({@link SqsActions}) on the queue it names, by the IAM policy evaluator, with the caller's identity
- * policies (and session policy), the queue's {@code Policy} (from the engine's memory, parsed once
- * through the shared {@link PolicyCache}) and the request's condition keys. A denial is AWS's
+ * policies (and session policy), the queue's {@code Policy} (from the immutable snapshots the engine
+ * publishes, {@code ServiceView.queueAccess}, never the engine itself; parsed once through the shared
+ * {@link PolicyCache}) and the request's condition keys. A denial is AWS's
  * AccessDenied (403) with its current text ({@code User: <arn> is not authorized to perform:
  * sqs:<action> on resource: <arn> because ...}); an anonymous caller gets the legacy text
  * ({@code Access to the resource https://sqs.<region>.amazonaws.com/<account>/<queue> is denied.}),
@@ -38,7 +39,7 @@ import java.util.Map;
  */
 public final class RequestAuthorization {
 
-    /** The engine's read-only lookup of a queue's Policy and tags (null: no such queue). */
+    /** A queue's Policy and tags, read from the engine's published snapshots (null: no such queue). */
     @FunctionalInterface
     public interface QueueLookup {
         QueueAccess find(String accountId, String queueName);

@@ -25,7 +25,10 @@ public final class Main {
         }
     }
 
-    /** slf4j-simple logs warnings and errors only unless -Dorg.slf4j.simpleLogger.defaultLogLevel says otherwise. */
+    /**
+     * Settings for slf4j-simple, should it be the binding. It is not in the server's jar, which logs
+     * through Logback as {@link io.hikyaku.server.logging.LogSetup} configures it, so these have no effect there.
+     */
     private static void quietLogging() {
         setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         setIfAbsent("org.slf4j.simpleLogger.showDateTime", "true");

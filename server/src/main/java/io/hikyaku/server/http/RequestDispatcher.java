@@ -33,8 +33,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes one HTTP request: /health, /health/ready, /_hikyaku/ admin requests, otherwise decode,
- * invoke the service, encode. Free of Netty so it can be tested alone. Never fails: every problem
+ * Routes one HTTP request: {@code /}, the cross-origin guard, /metrics, /health, /health/ready, the
+ * console, /_hikyaku/ admin requests, forwarding in cluster mode, SNS's links; then authentication and
+ * the API the request is for ({@link ServiceRoute}); for SQS: decode, resolve, authorize, invoke the
+ * service, encode. Free of Netty so it can be tested alone. Never fails: every problem
  * becomes an HTTP response.
  */
 public final class RequestDispatcher {

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A build check: README.md's `./hikyaku serve` flags table names exactly the flags `serve --help`
  * lists, each once, so a flag added without documentation (or documentation of a removed flag)
- * fails the build.
+ * fails the build. And every flag the design documents (architecture.md, API.md, SERVER.md, STORAGE.md)
+ * name is a flag of some hikyaku command.
  */
 class ReadmeFlagsTableTest {
 
@@ -33,6 +34,34 @@ class ReadmeFlagsTableTest {
         }
         assertThat(documented).as("README flags table rows").doesNotHaveDuplicates();
         assertThat(new TreeSet<>(documented)).as("README flags table vs serve --help").isEqualTo(served);
+    }
+
+    /** A flag as the design documents tick it: {@code `--engine-shards N`}, {@code `--auth sigv4`}. */
+    private static final Pattern TICKED_FLAG = Pattern.compile("`--([a-z0-9-]+)");
+
+    @Test
+    void everyFlagTheDesignDocsNameIsAFlagOfSomeCommand() throws Exception {
+        TreeSet<String> flags = new TreeSet<>(List.of("help", "version"));
+        for (Subcommand c : List.of(new ServeCommand(Map.of()), new BackupCommand(Map.of()), new ReplayCommand(),
+                new SelfCheckCommand(Map.of()), new NewKeyCommand())) {
+            for (Option o : c.options().getOptions()) {
+                flags.add(o.getLongOpt());
+            }
+        }
+        Path root = readme().getParent();
+        List<String> unknown = new ArrayList<>();
+        int named = 0;
+        for (String doc : List.of("docs/architecture.md", "api/API.md", "server/SERVER.md", "store-rocksdb/STORAGE.md")) {
+            Matcher m = TICKED_FLAG.matcher(Files.readString(root.resolve(doc), StandardCharsets.UTF_8));
+            while (m.find()) {
+                named++;
+                if (!flags.contains(m.group(1))) {
+                    unknown.add(doc + ": --" + m.group(1));
+                }
+            }
+        }
+        assertThat(named).as("flags named in the design documents").isGreaterThan(20);
+        assertThat(unknown).as("flags the design documents name that no hikyaku command has").isEmpty();
     }
 
     private static List<String> documentedFlags() throws Exception {
