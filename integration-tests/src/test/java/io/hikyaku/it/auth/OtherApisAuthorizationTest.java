@@ -4,25 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hikyaku.it.support.RawHttp;
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.ZoneOffset;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.signer.Aws4Signer;
-import software.amazon.awssdk.auth.signer.params.Aws4SignerParams;
 import software.amazon.awssdk.http.SdkHttpFullRequest;
 import software.amazon.awssdk.http.SdkHttpMethod;
-import software.amazon.awssdk.regions.Region;
 
 /**
  * The two other APIs on the SQS port, signed with real SigV4 (the SDK's signer): the CloudWatch API
@@ -31,8 +18,6 @@ import software.amazon.awssdk.regions.Region;
  */
 class OtherApisAuthorizationTest extends AuthTestBase {
 
-    private static final Set<String> RESTRICTED = Set.of("host", "content-length", "connection", "expect");
-    private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
     void cloudWatchIsAuthorizedAndAnswersForTheCallersAccountOnly() {
@@ -93,32 +78,10 @@ class OtherApisAuthorizationTest extends AuthTestBase {
     }
 
     private SdkHttpFullRequest sign(SdkHttpFullRequest request, String keyId, String secret, String service) {
-        Aws4SignerParams params = Aws4SignerParams.builder().awsCredentials(AwsBasicCredentials.create(keyId, secret))
-                .signingName(service).signingRegion(Region.US_EAST_1)
-                .signingClockOverride(Clock.fixed(clock.instant(), ZoneOffset.UTC)).build();
-        return Aws4Signer.create().sign(request, params);
+        return SignedHttp.sign(request, keyId, secret, service, clock.instant());
     }
 
     private RawHttp.Response send(SdkHttpFullRequest signed) {
-        byte[] body = signed.contentStreamProvider().map(p -> {
-            try {
-                return p.newStream().readAllBytes();
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }).orElse(new byte[0]);
-        HttpRequest.Builder b = HttpRequest.newBuilder(signed.getUri()).method(signed.method().name(),
-                body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
-        for (Map.Entry<String, List<String>> h : signed.headers().entrySet()) {
-            if (!RESTRICTED.contains(h.getKey().toLowerCase())) {
-                h.getValue().forEach(v -> b.header(h.getKey(), v));
-            }
-        }
-        try {
-            HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-            return new RawHttp.Response(r.statusCode(), r.headers(), r.body());
-        } catch (IOException | InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
+        return new SignedHttp(endpoint).send(signed);
     }
 }
