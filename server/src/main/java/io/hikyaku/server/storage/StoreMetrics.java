@@ -32,6 +32,7 @@ public final class StoreMetrics {
                             RocksDbStore rocks) {
         MeterRegistry registry = metrics.registry();
         Gauge.builder("hikyaku.store.healthy", problem, p -> p.get() == null ? 1 : 0)
+                .strongReference(true) // the supplier is a lambda nobody else holds: a weak one would read NaN
                 .description("1 while store writes succeed, 0 from a failed write until the recovery has reloaded "
                         + "(/health says degraded)").register(registry);
         FunctionCounter.builder("hikyaku.store.write.failures", health, StoreHealth::failures)
