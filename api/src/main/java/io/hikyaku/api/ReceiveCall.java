@@ -2,7 +2,7 @@ package io.hikyaku.api;
 
 /**
  * The parsed parameters of one ReceiveMessage, kept while it is parked and retried. The receipt
- * nonce is drawn once, outside the engine lock; only the attempt that returns messages uses it. The caller
+ * nonce is drawn once, before the first attempt; only the attempt that returns messages uses it. The caller
  * is who opens sealed messages (SSE-KMS checks its kms:Decrypt).
  */
 record ReceiveCall(int maxMessages, Integer visibilityTimeout, String receiveRequestAttemptId,
