@@ -1,3 +1,4 @@
+import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.AttributeUpdate;
 import io.hikyaku.engine.CreateQueue;
 import io.hikyaku.engine.QueueEngine;
@@ -30,7 +31,7 @@ public class BigFill {
         QueueEngine engine = new QueueEngine(store, "us-east-1", now, Long.MAX_VALUE);
         QueueRef ref = new QueueRef(account, queue);
         if (engine.listQueues(account, queue, null, null).queues().stream().noneMatch(q -> q.name().equals(queue))) {
-            engine.createQueue(new CreateQueue(account, null, queue, AttributeUpdate.of(Map.of()), null, now)).written().join();
+            engine.apply(new Command.CreateQueue(new CreateQueue(account, null, queue, AttributeUpdate.of(Map.of()), null, now))).durable().written().join();
         }
         // bodies as the bench's preload writes them: "seq:group:groupSeq:sentNanos:" padded with 'x'
         String padding = "x".repeat(256);
@@ -48,7 +49,7 @@ public class BigFill {
                         String.format("%08x-0000-4000-8000-%012x", id >>> 48, id & 0xffffffffffffL)));
             }
             now = Math.max(now, System.currentTimeMillis());
-            last = engine.sendMessageBatch(ref, batch, now).written();
+            last = engine.apply(new Command.SendMessageBatch(ref, batch, now)).durable().written();
             sent += batch.size();
             if (sent % 100_000 == 0) {
                 last.join(); // bound what waits for the store

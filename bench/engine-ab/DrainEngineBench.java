@@ -1,3 +1,4 @@
+import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.*;
 import io.hikyaku.store.rocksdb.Durability;
 import io.hikyaku.store.rocksdb.RocksDbStore;
@@ -30,7 +31,7 @@ public class DrainEngineBench {
                 if (e.nextDeadline() <= now) {
                     e.tick(now);
                 }
-                var got = e.receiveMessages(q, new ReceiveMessages(10, 30, null, nonce++, now)).value();
+                var got = e.apply(new Command.ReceiveMessage(q, new ReceiveMessages(10, 30, null, nonce++, now))).durable().value();
                 if (got.isEmpty()) {
                     throw new IllegalStateException("nothing to receive after " + total);
                 }
@@ -38,7 +39,7 @@ public class DrainEngineBench {
                 for (ReceivedMessage r : got) {
                     handles.add(r.receiptHandle());
                 }
-                e.deleteMessageBatch(q, handles, now);
+                e.apply(new Command.DeleteMessageBatch(q, handles, now)).durable();
                 done += got.size();
                 total += got.size();
             }

@@ -1,3 +1,4 @@
+import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.*;
 import io.hikyaku.engine.store.MemoryStore;
 import java.lang.management.ManagementFactory;
@@ -10,19 +11,19 @@ public class FifoEngineBench {
         QueueEngine e = new QueueEngine(new MemoryStore(), "us-east-1", 1_000_000L);
         long now = 1_000_000L;
         QueueRef q = new QueueRef("000000000000", "b.fifo");
-        e.createQueue(new CreateQueue("000000000000", null, "b.fifo",
-                AttributeUpdate.of(Map.of("FifoQueue", "true")), null, now));
+        e.apply(new Command.CreateQueue(new CreateQueue("000000000000", null, "b.fifo",
+                AttributeUpdate.of(Map.of("FifoQueue", "true")), null, now))).durable();
         String body = "x".repeat(256);
         long seq = 0, nonce = 1;
-        for (int i = 0; i < 500; i++, seq++) e.sendMessage(q, msg(body, seq), now);
+        for (int i = 0; i < 500; i++, seq++) e.apply(new Command.SendMessage(q, msg(body, seq), now)).durable();
         var bean = ManagementFactory.getThreadMXBean();
         long t0 = 0, done = 0;
         for (long m = 0; m < warm + measured; m += 10) {
             if (m == warm) { t0 = bean.getCurrentThreadCpuTime(); done = 0; }
             now++;
-            for (int j = 0; j < 10; j++, seq++) e.sendMessage(q, msg(body, seq), now);
-            var got = e.receiveMessages(q, new ReceiveMessages(10, 30, null, nonce++, now)).value();
-            for (ReceivedMessage r : got) e.deleteMessage(q, r.receiptHandle(), now);
+            for (int j = 0; j < 10; j++, seq++) e.apply(new Command.SendMessage(q, msg(body, seq), now)).durable();
+            var got = e.apply(new Command.ReceiveMessage(q, new ReceiveMessages(10, 30, null, nonce++, now))).durable().value();
+            for (ReceivedMessage r : got) e.apply(new Command.DeleteMessage(q, r.receiptHandle(), now)).durable();
             done += got.size();
         }
         long cpu = bean.getCurrentThreadCpuTime() - t0;

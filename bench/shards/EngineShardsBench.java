@@ -1,3 +1,4 @@
+import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.AttributeUpdate;
 import io.hikyaku.engine.CreateQueue;
 import io.hikyaku.engine.EngineShard;
@@ -65,7 +66,7 @@ public class EngineShardsBench {
     /** Sends, receives and deletes {@code n} messages in batches of 10 on its own queue; time is a counter. */
     static void work(QueueEngine engine, String account, long n) {
         long now = 1_000;
-        engine.createQueue(new CreateQueue(account, null, "q", AttributeUpdate.of(Map.of()), null, ++now));
+        engine.apply(new Command.CreateQueue(new CreateQueue(account, null, "q", AttributeUpdate.of(Map.of()), null, ++now))).durable();
         QueueRef q = new QueueRef(account, "q");
         String body = "x".repeat(256);
         long id = 0;
@@ -76,13 +77,13 @@ public class EngineShardsBench {
                 batch.add(new SendMessage(body, null, null, null, null, null, account,
                         String.format("00000000-0000-4000-8000-%012x", ++id)));
             }
-            engine.sendMessageBatch(q, batch, ++now);
-            List<ReceivedMessage> got = engine.receiveMessages(q, new ReceiveMessages(10, 30, null, ++nonce, ++now)).value();
+            engine.apply(new Command.SendMessageBatch(q, batch, ++now)).durable();
+            List<ReceivedMessage> got = engine.apply(new Command.ReceiveMessage(q, new ReceiveMessages(10, 30, null, ++nonce, ++now))).durable().value();
             List<String> handles = new ArrayList<>(got.size());
             for (ReceivedMessage m : got) {
                 handles.add(m.receiptHandle());
             }
-            engine.deleteMessageBatch(q, handles, ++now);
+            engine.apply(new Command.DeleteMessageBatch(q, handles, ++now)).durable();
         }
     }
 }

@@ -70,19 +70,27 @@ final class CommandQueue {
         return Thread.currentThread() == thread;
     }
 
-    /** Runs a client's {@code command} on the applier; throws RequestThrottled when the queue is full or closed. */
+    /**
+     * Runs a client's {@code command} on the applier; throws RequestThrottled when the queue is full or
+     * closed. A command accepted here always runs: the check of {@code closed} and the hand-over are one
+     * step under the queue's lock, which {@link #close} takes to queue its stop, so no command lands
+     * behind the stop (it would never run, and its caller never hear).
+     */
     void submit(Runnable command) {
-        if (closed) {
-            throw throttled();
-        }
         if (clientsWaiting.incrementAndGet() > capacity) {
             clientsWaiting.decrementAndGet();
             throw throttled();
         }
-        tasks.add(() -> {
-            clientsWaiting.decrementAndGet();
-            command.run();
-        });
+        synchronized (this) {
+            if (closed) {
+                clientsWaiting.decrementAndGet();
+                throw throttled();
+            }
+            tasks.add(() -> {
+                clientsWaiting.decrementAndGet();
+                command.run();
+            });
+        }
     }
 
     /**
@@ -91,17 +99,19 @@ final class CommandQueue {
      */
     <T> CompletableFuture<T> call(Supplier<T> task) {
         CompletableFuture<T> out = new CompletableFuture<>();
-        if (closed) {
-            out.completeExceptionally(new IllegalStateException("the shard's applier has stopped"));
-            return out;
-        }
-        tasks.add(() -> {
-            try {
-                out.complete(task.get());
-            } catch (RuntimeException | Error e) {
-                out.completeExceptionally(e);
+        synchronized (this) { // as in submit: never behind the stop
+            if (closed) {
+                out.completeExceptionally(new IllegalStateException("the shard's applier has stopped"));
+                return out;
             }
-        });
+            tasks.add(() -> {
+                try {
+                    out.complete(task.get());
+                } catch (RuntimeException | Error e) {
+                    out.completeExceptionally(e);
+                }
+            });
+        }
         return out;
     }
 
@@ -158,11 +168,13 @@ final class CommandQueue {
      * thread ends (waits for it, bounded).
      */
     void close(Runnable last) {
-        closed = true;
-        tasks.add(() -> runSafely(last));
-        tasks.add(STOP);
-        if (thread.getState() == Thread.State.NEW) {
-            thread.start(); // a service closed before it started still runs what was queued
+        synchronized (this) {
+            closed = true;
+            tasks.add(() -> runSafely(last));
+            tasks.add(STOP);
+            if (thread.getState() == Thread.State.NEW) {
+                thread.start(); // a service closed before it started still runs what was queued
+            }
         }
         try {
             thread.join(10_000);

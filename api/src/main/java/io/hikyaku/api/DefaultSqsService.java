@@ -242,6 +242,15 @@ final class DefaultSqsService implements SqsService, ServiceView {
     }
 
     @Override
+    public String storageProblem() {
+        io.hikyaku.engine.store.StoreException cause = fence.fenced();
+        if (cause == null || cause instanceof StoreRecovery.Fenced) {
+            return null;
+        }
+        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+    }
+
+    @Override
     public int beginStop() {
         int answered = 0;
         for (Shard shard : shards) {

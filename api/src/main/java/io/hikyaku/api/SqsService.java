@@ -56,6 +56,16 @@ public interface SqsService extends AutoCloseable {
     }
 
     /**
+     * Why calls are refused while the storage recovers (the failed write's error, or a bug's in
+     * apply), or null while commands pass: {@code /health} shows it as "degraded". It is the fence's
+     * own cause, the one record of a failure above the store; a deliberate {@link #fence} is no
+     * storage problem (null).
+     */
+    default String storageProblem() {
+        return null;
+    }
+
+    /**
      * Encrypts the message data of SSE queues from now on, and opens what was sealed
      * ({@link io.hikyaku.api.sse.MessageEncryption}); the server sets it once its key service runs.
      */

@@ -66,6 +66,23 @@ class DurabilityAndErrorsTest {
         deleted.get(2, TimeUnit.SECONDS);
     }
 
+    /** The fence is the one record of a failure above the store: /health and the healthy gauge read it. */
+    @Test
+    void aFailedWriteIsTheStorageProblemUntilTheRecoveryHasReloaded() throws Exception {
+        String url = ServiceHarness.await(call("CreateQueue", "{\"QueueName\":\"sp\"}")).get("QueueUrl").asText();
+        assertThat(service.storageProblem()).isNull();
+        store.fail();
+        Throwable failure = call("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"x\"}")
+                .handle((v, e) -> e).get(2, TimeUnit.SECONDS);
+        assertThat(((ApiException) failure).errorType()).isEqualTo("ServiceUnavailable");
+        assertThat(service.storageProblem()).contains("disk full");
+        store.heal();
+        awaitRecovered(() -> call("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"y\"}"));
+        assertThat(service.storageProblem()).isNull();
+        service.fence("this node does not lead"); // deliberate: 503s, but no storage problem
+        assertThat(service.storageProblem()).isNull();
+    }
+
     @Test
     void aReceiveWhoseWriteIsRefusedFailsAndChangesNothing() throws Exception {
         String url = ServiceHarness.await(call("CreateQueue", "{\"QueueName\":\"rf\"}")).get("QueueUrl").asText();

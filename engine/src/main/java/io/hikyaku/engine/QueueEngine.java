@@ -16,11 +16,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
 /**
- * The deterministic SQS queue state machine. Not thread-safe: callers serialise all calls (one
- * lock). Every command carries its {@code now} (epoch millis) and generated ids; nothing here reads
- * a clock or a random source. Commands that change state write one store batch and return it as
- * {@link Durable}; refusals throw {@link EngineException} before the command changes anything
- * (timers that were due at {@code now} may still have been processed and written).
+ * The deterministic SQS queue state machine. Not thread-safe: one thread makes every call (the
+ * api's shard host gives each engine one applier thread). Every command carries its {@code now}
+ * (epoch millis) and generated ids; nothing here reads a clock or a random source.
+ *
+ * <p>One door for state changes: {@link #apply(Command)} (and {@link #tick}, the same as applying
+ * {@link Command.Tick}). The per-action handlers it dispatches to are private; everything else
+ * public is a pure query, a setting made before the first command, or {@link #digest()}. A command
+ * writes one store batch (plus, first, one of the timers due at its time) and gives
+ * {@link Applied.Done}; a refusal is {@link Applied.Refused}, found before the command changes
+ * anything (timers that were due at {@code now} may still have been processed and written).
  *
  * <p>Validation split: the api checks request formats that need no queue (body characters,
  * attribute name syntax, id syntax, WaitTimeSeconds range, batch entry ids, JSON parsing of
@@ -268,7 +273,7 @@ public final class QueueEngine {
     // ---- queues ---------------------------------------------------------------------------
 
     /** CreateQueue: idempotent for equal attributes, else QueueNameExists; QueueDeletedRecently. */
-    public Durable<QueueInfo> createQueue(CreateQueue c) {
+    private Durable<QueueInfo> createQueue(CreateQueue c) {
         at(c.now());
         Map<String, String> raw = c.attributes() == null || c.attributes().values() == null
                 ? Map.of() : c.attributes().values();
@@ -366,7 +371,7 @@ public final class QueueEngine {
      * DeleteQueue: the queue is gone at once; its messages' store keys are removed afterwards in
      * chunks by the tick ({@link Cleanups}; the loader skips them meanwhile).
      */
-    public Durable<Void> deleteQueue(QueueRef queue, long now) {
+    private Durable<Void> deleteQueue(QueueRef queue, long now) {
         at(now);
         QueueState q = queues.require(queue);
         StoreBatch b = new StoreBatch();
@@ -409,18 +414,6 @@ public final class QueueEngine {
         return new QueuePage(out, token);
     }
 
-    /**
-     * GetQueueAttributes. {@code names} may hold "All"; unknown names -> InvalidAttributeName
-     * "Unknown Attribute X.". Returns name -> value in name order; absent attributes are left out.
-     */
-    Map<String, String> getQueueAttributes(QueueRef queue, Collection<String> names, long now) {
-        at(now);
-        QueueState q = queues.require(queue);
-        checkReadable(names);
-        touch(q, now);
-        return attributesOf(q, names);
-    }
-
     private static void checkReadable(Collection<String> names) {
         for (String n : names) {
             if (!AttributeRules.READABLE.contains(n)) {
@@ -444,7 +437,7 @@ public final class QueueEngine {
         return v;
     }
 
-    public Durable<Void> setQueueAttributes(QueueRef queue, AttributeUpdate attributes, long now) {
+    private Durable<Void> setQueueAttributes(QueueRef queue, AttributeUpdate attributes, long now) {
         at(now);
         QueueState q = queues.require(queue);
         Map<String, String> raw = attributes == null || attributes.values() == null ? Map.of() : attributes.values();
@@ -473,18 +466,7 @@ public final class QueueEngine {
         return finish(q, b, null);
     }
 
-    /**
-     * Exact counts (visible, in flight, delayed) after processing what is due at {@code now}; a
-     * read that writes, so not public: callers apply {@link Command.Advance}, then {@link #counts(QueueRef)}.
-     */
-    QueueCounts counts(QueueRef queue, long now) {
-        at(now);
-        QueueState q = queues.require(queue);
-        touch(q, now);
-        return new QueueCounts(q.visibleCount(), q.inflight, q.delayed);
-    }
-
-    public Durable<Void> tagQueue(QueueRef queue, Map<String, String> tags, long now) {
+    private Durable<Void> tagQueue(QueueRef queue, Map<String, String> tags, long now) {
         at(now);
         QueueState q = queues.require(queue);
         q.tags.putAll(tags);
@@ -494,7 +476,7 @@ public final class QueueEngine {
         return commit(b, null);
     }
 
-    public Durable<Void> untagQueue(QueueRef queue, Collection<String> tagKeys, long now) {
+    private Durable<Void> untagQueue(QueueRef queue, Collection<String> tagKeys, long now) {
         at(now);
         QueueState q = queues.require(queue);
         tagKeys.forEach(q.tags::remove);
@@ -513,7 +495,7 @@ public final class QueueEngine {
      * {@code actions} are action names without prefix ("ReceiveMessage", "*"). A Policy set
      * directly with SetQueueAttributes is replaced by the statements added with AddPermission.
      */
-    public Durable<Void> addPermission(QueueRef queue, String label, List<String> accountIds, List<String> actions,
+    private Durable<Void> addPermission(QueueRef queue, String label, List<String> accountIds, List<String> actions,
                                        long now) {
         at(now);
         QueueState q = queues.require(queue);
@@ -528,7 +510,7 @@ public final class QueueEngine {
         return writePolicy(q, now);
     }
 
-    public Durable<Void> removePermission(QueueRef queue, String label, long now) {
+    private Durable<Void> removePermission(QueueRef queue, String label, long now) {
         at(now);
         QueueState q = queues.require(queue);
         if (!q.permissions.removeIf(s -> s.label().equals(label))) {
@@ -552,7 +534,7 @@ public final class QueueEngine {
     }
 
     /** PurgeQueue; a second one within 60 s -> PurgeQueueInProgress. */
-    public Durable<Void> purgeQueue(QueueRef queue, long now) {
+    private Durable<Void> purgeQueue(QueueRef queue, long now) {
         at(now);
         QueueState q = queues.require(queue);
         if (cooldowns && q.lastPurgeAt != Long.MIN_VALUE && now < q.lastPurgeAt + PURGE_WINDOW_MS) {
@@ -612,7 +594,7 @@ public final class QueueEngine {
 
     // ---- messages -------------------------------------------------------------------------
 
-    public Durable<SendResult> sendMessage(QueueRef queue, SendMessage message, long now) {
+    private Durable<SendResult> sendMessage(QueueRef queue, SendMessage message, long now) {
         at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
@@ -627,7 +609,7 @@ public final class QueueEngine {
      * MessageGroupId or without dedup id when needed) are thrown as InvalidParameterValue; per-entry
      * errors (e.g. size) come back in the list, in entry order.
      */
-    public Durable<List<BatchOutcome<SendResult>>> sendMessageBatch(QueueRef queue, List<SendMessage> messages,
+    private Durable<List<BatchOutcome<SendResult>>> sendMessageBatch(QueueRef queue, List<SendMessage> messages,
                                                                     long now) {
         at(now);
         QueueState q = queues.require(queue);
@@ -783,7 +765,7 @@ public final class QueueEngine {
     }
 
     /** ReceiveMessage (one attempt; the api does long polling). Empty list when nothing is visible. */
-    public Durable<List<ReceivedMessage>> receiveMessages(QueueRef queue, ReceiveMessages c) {
+    private Durable<List<ReceivedMessage>> receiveMessages(QueueRef queue, ReceiveMessages c) {
         at(c.now());
         QueueState q = queues.require(queue);
         if (c.maxMessages() < 1 || c.maxMessages() > 10) {
@@ -855,7 +837,7 @@ public final class QueueEngine {
         return m.state == Message.State.INFLIGHT && m.receiveCount == h.receiveCount() && m.nonce == h.nonce();
     }
 
-    public Durable<Void> deleteMessage(QueueRef queue, String receiptHandle, long now) {
+    private Durable<Void> deleteMessage(QueueRef queue, String receiptHandle, long now) {
         at(now);
         QueueState q = queues.require(queue);
         touch(q, now);
@@ -865,7 +847,7 @@ public final class QueueEngine {
         return finish(q, b, null);
     }
 
-    public Durable<List<BatchOutcome<Void>>> deleteMessageBatch(QueueRef queue, List<String> receiptHandles,
+    private Durable<List<BatchOutcome<Void>>> deleteMessageBatch(QueueRef queue, List<String> receiptHandles,
                                                                 long now) {
         at(now);
         QueueState q = queues.require(queue);
@@ -901,7 +883,7 @@ public final class QueueEngine {
     }
 
     /** ChangeMessageVisibility, {@code visibilityTimeout} seconds 0..43200. */
-    public Durable<Void> changeMessageVisibility(QueueRef queue, String receiptHandle, int visibilityTimeout,
+    private Durable<Void> changeMessageVisibility(QueueRef queue, String receiptHandle, int visibilityTimeout,
                                                  long now) {
         at(now);
         QueueState q = queues.require(queue);
@@ -913,7 +895,7 @@ public final class QueueEngine {
     }
 
     /** Entries are (receiptHandle, visibilityTimeout) pairs in request order. */
-    public Durable<List<BatchOutcome<Void>>> changeMessageVisibilityBatch(QueueRef queue,
+    private Durable<List<BatchOutcome<Void>>> changeMessageVisibilityBatch(QueueRef queue,
                                                                           List<VisibilityChange> changes, long now) {
         at(now);
         QueueState q = queues.require(queue);
@@ -975,7 +957,7 @@ public final class QueueEngine {
     // ---- message move tasks ---------------------------------------------------------------
 
     /** StartMessageMoveTask; returns the task handle. */
-    public Durable<String> startMessageMoveTask(StartMoveTask command) {
+    private Durable<String> startMessageMoveTask(StartMoveTask command) {
         at(command.now());
         StoreBatch b = new StoreBatch();
         String handle = tasks.start(command, b);
@@ -988,7 +970,7 @@ public final class QueueEngine {
     }
 
     /** CancelMessageMoveTask; returns ApproximateNumberOfMessagesMoved. */
-    public Durable<Long> cancelMessageMoveTask(String taskHandle, long now) {
+    private Durable<Long> cancelMessageMoveTask(String taskHandle, long now) {
         at(now);
         StoreBatch b = new StoreBatch();
         long moved = tasks.cancel(taskHandle, now, b);
@@ -1070,14 +1052,6 @@ public final class QueueEngine {
         }
         b.put(Keyspace.META, shard.appliedAtKey(), Enc.version(1).i64(now).done());
         storedAppliedAt = now;
-    }
-
-    /** Like {@link Command.Advance} then {@link #hasDeliverable}: a read that writes, so not public. */
-    boolean hasVisibleMessages(QueueRef queue, long now) {
-        at(now);
-        QueueState q = queues.require(queue);
-        touch(q, now);
-        return q.delivery.hasDeliverable();
     }
 
     // ---- commands as data -----------------------------------------------------------------

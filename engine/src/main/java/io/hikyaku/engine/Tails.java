@@ -25,7 +25,7 @@ final class Tails {
     static final int PAGE_PER_TICK = 8 * PAGE_CHUNK;
     /**
      * Tail keys one tick counts at most, over all queues (keys only, nothing decoded): about 5 ms
-     * of iteration, so commands waiting on the engine lock wait little longer than for a page-in.
+     * of iteration, so commands waiting on the applier wait little longer than for a page-in.
      */
     static final int COUNT_PER_TICK = 16 * PAGE_CHUNK;
 

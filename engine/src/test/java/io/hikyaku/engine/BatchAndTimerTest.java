@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -15,18 +16,18 @@ class BatchAndTimerTest {
         f.send(q, "a");
         f.send(q, "b");
         List<ReceivedMessage> got = f.receive(q, 10);
-        List<BatchOutcome<Void>> changed = f.engine.changeMessageVisibilityBatch(q, List.of(
+        List<BatchOutcome<Void>> changed = f.engine.apply(new Command.ChangeVisibilityBatch(q, List.of(
                 new VisibilityChange(got.get(0).receiptHandle(), 0),
                 new VisibilityChange("garbage", 0),
-                new VisibilityChange(got.get(1).receiptHandle(), 50_000)), f.now).value();
+                new VisibilityChange(got.get(1).receiptHandle(), 50_000)), f.now)).durable().value();
         assertThat(changed.get(0).ok()).isTrue();
         assertThat(changed.get(1).error().errorType()).isEqualTo("ReceiptHandleIsInvalid");
         assertThat(changed.get(2).error().errorType()).isEqualTo("InvalidParameterValue");
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(1, 1, 0));
-        List<BatchOutcome<Void>> deleted = f.engine.deleteMessageBatch(q,
-                List.of(got.get(1).receiptHandle(), "bad"), f.now).value();
+        List<BatchOutcome<Void>> deleted = f.engine.apply(new Command.DeleteMessageBatch(q,
+                List.of(got.get(1).receiptHandle(), "bad"), f.now)).durable().value();
         assertThat(deleted).extracting(BatchOutcome::ok).containsExactly(true, false);
-        assertThat(f.engine.deleteMessageBatch(q, List.of(), f.now).value()).isEmpty();
+        assertThat(f.engine.apply(new Command.DeleteMessageBatch(q, List.of(), f.now)).durable().value()).isEmpty();
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(1, 0, 0));
     }
 
@@ -37,13 +38,13 @@ class BatchAndTimerTest {
         f.send(a, "x");
         f.send(b, "y");
         f.receive(b, 1, 5);
-        assertThat(f.engine.hasVisibleMessages(a, f.now)).isFalse();
+        assertThat(EngineFixture.deliverableAt(f.engine, a, f.now)).isFalse();
         assertThat(f.engine.nextDeadline()).isEqualTo(EngineFixture.T0 + 3000);
         f.advanceSeconds(3);
         Ticked t = f.engine.tick(f.now);
         assertThat(t.queuesWithNewVisibleMessages()).containsExactly(a);
         assertThat(t.written()).isCompleted();
-        assertThat(f.engine.hasVisibleMessages(a, f.now)).isTrue();
+        assertThat(EngineFixture.deliverableAt(f.engine, a, f.now)).isTrue();
         assertThat(f.engine.nextDeadline()).isEqualTo(EngineFixture.T0 + 5000);
         f.advanceSeconds(2);
         assertThat(f.engine.tick(f.now).queuesWithNewVisibleMessages()).containsExactly(b);
@@ -55,14 +56,14 @@ class BatchAndTimerTest {
         f.sendFifo(q, "a", "G", "1");
         f.sendFifo(q, "b", "G", "2");
         f.receive(q, 1);
-        assertThat(f.engine.hasVisibleMessages(q, f.now)).isFalse();
+        assertThat(EngineFixture.deliverableAt(f.engine, q, f.now)).isFalse();
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(1, 1, 0));
     }
 
     @Test
     void durableFuturesCompleteWithTheValue() {
         QueueRef q = f.create("q");
-        Durable<SendResult> sent = f.engine.sendMessage(q, f.message("x", null, null), f.now);
+        Durable<SendResult> sent = f.engine.apply(new Command.SendMessage(q, f.message("x", null, null), f.now)).durable();
         assertThat(sent.future()).isCompletedWithValue(sent.value());
     }
 

@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -15,7 +16,7 @@ class BigQueueTest {
         QueueRef q = f.create("big");
         for (int i = 0; i < 200_000; i++) {
             String tenant = i % 3 == 0 ? null : "t" + (i % 50);
-            f.engine.sendMessage(q, new SendMessage("m" + i, null, null, null, tenant, null, "s", "id" + i), f.now);
+            f.engine.apply(new Command.SendMessage(q, new SendMessage("m" + i, null, null, null, tenant, null, "s", "id" + i), f.now)).durable();
         }
         long start = System.nanoTime();
         for (int i = 0; i < 2_000; i++) {
@@ -35,7 +36,7 @@ class BigQueueTest {
     void fifoQueueWith50kMessagesInFewGroups() {
         QueueRef q = f.createFifo("big.fifo", "ContentBasedDeduplication", "true");
         for (int i = 0; i < 50_000; i++) {
-            f.engine.sendMessage(q, new SendMessage("m" + i, null, null, null, "g" + (i % 20), null, "s", "id" + i), f.now);
+            f.engine.apply(new Command.SendMessage(q, new SendMessage("m" + i, null, null, null, "g" + (i % 20), null, "s", "id" + i), f.now)).durable();
         }
         long start = System.nanoTime();
         int received = 0;

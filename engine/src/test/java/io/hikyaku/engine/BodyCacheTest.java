@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -27,8 +28,8 @@ class BodyCacheTest {
     @Test
     void theSendersBodyDigestComesBackWhileTheBodyIsInMemoryAndNotFromTheStore() {
         QueueRef q = f.create("q");
-        f.engine.sendMessage(q, withDigest(f.message("cached", null, null), "digest-1"), f.now);
-        f.engine.sendMessage(q, withDigest(f.message("stored", null, null), "digest-2"), f.now);
+        f.engine.apply(new Command.SendMessage(q, withDigest(f.message("cached", null, null), "digest-1"), f.now)).durable();
+        f.engine.apply(new Command.SendMessage(q, withDigest(f.message("stored", null, null), "digest-2"), f.now)).durable();
         assertThat(f.receive(q, 1)).extracting(ReceivedMessage::bodyDigest).containsExactly("digest-1");
         f.restart(); // bodies now come from the store, which never held the digest
         List<ReceivedMessage> got = f.receive(q, 10);
@@ -75,14 +76,14 @@ class BodyCacheTest {
         QueueRef q = f.create("q", "MessageRetentionPeriod", "60");
         f.send(q, "a");
         f.send(q, "b");
-        f.engine.purgeQueue(q, f.now);
+        f.engine.apply(new Command.PurgeQueue(q, f.now)).durable();
         assertThat(used()).isZero();
         f.send(q, "c");
         f.advanceSeconds(61);
         f.engine.tick(f.now);
         assertThat(used()).isZero();
         f.send(q, "d");
-        f.engine.deleteQueue(q, f.now);
+        f.engine.apply(new Command.DeleteQueue(q, f.now)).durable();
         assertThat(used()).isZero();
     }
 

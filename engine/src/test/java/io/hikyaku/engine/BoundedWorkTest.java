@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static io.hikyaku.engine.EngineFixture.ACCOUNT;
 import static io.hikyaku.engine.EngineFixture.attrs;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,7 +30,7 @@ class BoundedWorkTest {
             for (int j = i; j < Math.min(N, i + 10); j++) {
                 batch.add(f.message(prefix + j, null, null));
             }
-            f.engine.sendMessageBatch(q, batch, f.now);
+            f.engine.apply(new Command.SendMessageBatch(q, batch, f.now)).durable();
         }
     }
 
@@ -50,7 +51,7 @@ class BoundedWorkTest {
         fill(q, "m");
         ReceivedMessage inFlight = f.receive(q, 1).get(0);
         disk.largestBatch = 0;
-        f.engine.purgeQueue(q, f.now);
+        f.engine.apply(new Command.PurgeQueue(q, f.now)).durable();
         assertThat(disk.largestBatch).isLessThan(10); // the purge's own batch: the bound, the record
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(0, 0, 0));
         assertThat(f.receive(q, 10)).isEmpty();
@@ -70,7 +71,7 @@ class BoundedWorkTest {
         for (int i = 0; i < 2_500; i++) {
             f.sendFifo(q, "m" + i, "g" + (i % 7), null);
         }
-        f.engine.purgeQueue(q, f.now);
+        f.engine.apply(new Command.PurgeQueue(q, f.now)).durable();
         f.engine.tick(f.now); // one chunk of the cleanup
         f.sendFifo(q, "m0", "g0", null); // the purge forgot the dedup entries: accepted as new
         restart();
@@ -88,7 +89,7 @@ class BoundedWorkTest {
         fill(q, "m");
         f.send(other, "keep");
         disk.largestBatch = 0;
-        f.engine.deleteQueue(q, f.now);
+        f.engine.apply(new Command.DeleteQueue(q, f.now)).durable();
         assertThat(disk.largestBatch).isLessThan(10);
         assertThat(f.engine.listQueues(ACCOUNT, null, null, null).queues()).extracting(QueueInfo::name).containsExactly("other");
         f.engine.tick(f.now);
@@ -107,7 +108,7 @@ class BoundedWorkTest {
         f.advanceSeconds(3_600);
         f.send(q, "young");
         disk.largestBatch = 0;
-        f.engine.setQueueAttributes(q, new AttributeUpdate(attrs("MessageRetentionPeriod", "60"), null, null), f.now);
+        f.engine.apply(new Command.SetQueueAttributes(q, new AttributeUpdate(attrs("MessageRetentionPeriod", "60"), null, null), f.now)).durable();
         // Without ticks, each receive cuts (advance) and skips (receiver) a bounded number of
         // expired messages; an expired one is never delivered, "young" comes as soon as it is reached.
         List<String> got = List.of();
@@ -129,8 +130,8 @@ class BoundedWorkTest {
         QueueRef dlq = f.create("dlq");
         QueueRef src = f.create("src");
         String arn = "arn:aws:sqs:us-east-1:" + ACCOUNT + ":dlq";
-        f.engine.setQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy",
-                "{\"deadLetterTargetArn\":\"" + arn + "\",\"maxReceiveCount\":\"1\"}"), new RedrivePolicy(arn, 1), null), f.now);
+        f.engine.apply(new Command.SetQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy",
+                "{\"deadLetterTargetArn\":\"" + arn + "\",\"maxReceiveCount\":\"1\"}"), new RedrivePolicy(arn, 1), null), f.now)).durable();
         fill(src, "m");
         for (int i = 0; i < N; i += 10) {
             f.receive(src, 10, 1); // received once, visible again a second later

@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static io.hikyaku.engine.EngineFixture.ACCOUNT;
 import static io.hikyaku.engine.EngineFixture.attrs;
 import static io.hikyaku.engine.QueueLifecycleTest.assertError;
@@ -18,8 +19,8 @@ class DeadLetterTest {
 
     private void setRedrive(QueueRef source, String dlqName, int max) {
         String json = "{\"deadLetterTargetArn\":\"" + arn(dlqName) + "\",\"maxReceiveCount\":\"" + max + "\"}";
-        f.engine.setQueueAttributes(source, new AttributeUpdate(attrs("RedrivePolicy", json),
-                new RedrivePolicy(arn(dlqName), max), null), f.now);
+        f.engine.apply(new Command.SetQueueAttributes(source, new AttributeUpdate(attrs("RedrivePolicy", json),
+                new RedrivePolicy(arn(dlqName), max), null), f.now)).durable();
     }
 
     @Test
@@ -27,7 +28,7 @@ class DeadLetterTest {
         QueueRef dlq = f.create("dlq");
         QueueRef src = f.create("src");
         setRedrive(src, "dlq", 2);
-        assertThat(f.engine.getQueueAttributes(src, List.of("RedrivePolicy"), f.now).get("RedrivePolicy"))
+        assertThat(EngineFixture.attributesAt(f.engine, src, List.of("RedrivePolicy"), f.now).get("RedrivePolicy"))
                 .isEqualTo("{\"deadLetterTargetArn\":\"" + arn("dlq") + "\",\"maxReceiveCount\":2}");
         SendResult sent = f.send(src, "poison");
         f.advanceSeconds(1);
@@ -67,7 +68,7 @@ class DeadLetterTest {
         assertThat(f.receive(src, 10)).isEmpty(); // both move, and are past the DLQ's retention
         assertThat(f.counts(dlq)).isEqualTo(new QueueCounts(0, 0, 0));
         // a longer retention period now would let a message the store still holds count again
-        f.engine.setQueueAttributes(dlq, AttributeUpdate.of(attrs("MessageRetentionPeriod", "3600")), f.now);
+        f.engine.apply(new Command.SetQueueAttributes(dlq, AttributeUpdate.of(attrs("MessageRetentionPeriod", "3600")), f.now)).durable();
         assertThat(f.counts(dlq)).isEqualTo(new QueueCounts(0, 0, 0));
         f.restart();
         assertThat(f.counts(dlq)).isEqualTo(new QueueCounts(0, 0, 0));
@@ -81,14 +82,14 @@ class DeadLetterTest {
         String asNumber = "{\"deadLetterTargetArn\":\"" + arn("dlq") + "\",\"maxReceiveCount\":3}";
         CreateQueue first = new CreateQueue(ACCOUNT, null, "src", new AttributeUpdate(attrs("RedrivePolicy", asString),
                 new RedrivePolicy(arn("dlq"), 3), null), null, f.now);
-        QueueRef src = f.engine.createQueue(first).value().ref();
-        assertThat(f.engine.getQueueAttributes(src, List.of("RedrivePolicy"), f.now)).containsEntry("RedrivePolicy", asNumber);
+        QueueRef src = f.engine.apply(new Command.CreateQueue(first)).durable().value().ref();
+        assertThat(EngineFixture.attributesAt(f.engine, src, List.of("RedrivePolicy"), f.now)).containsEntry("RedrivePolicy", asNumber);
         CreateQueue again = new CreateQueue(ACCOUNT, null, "src", new AttributeUpdate(attrs("RedrivePolicy", asNumber),
                 new RedrivePolicy(arn("dlq"), 3), null), null, f.now);
-        assertThat(f.engine.createQueue(again).value().name()).isEqualTo("src");
+        assertThat(f.engine.apply(new Command.CreateQueue(again)).durable().value().name()).isEqualTo("src");
         CreateQueue other = new CreateQueue(ACCOUNT, null, "src", new AttributeUpdate(attrs("RedrivePolicy", asNumber),
                 new RedrivePolicy(arn("dlq"), 4), null), null, f.now);
-        assertError(() -> f.engine.createQueue(other), "QueueNameExists", null);
+        assertError(() -> f.engine.apply(new Command.CreateQueue(other)).durable(), "QueueNameExists", null);
     }
 
     @Test
@@ -96,8 +97,8 @@ class DeadLetterTest {
         QueueRef dlq = f.createFifo("dlq.fifo");
         QueueRef src = f.createFifo("src.fifo");
         String json = "{\"deadLetterTargetArn\":\"" + arn("dlq.fifo") + "\",\"maxReceiveCount\":1}";
-        f.engine.setQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy", json),
-                new RedrivePolicy(arn("dlq.fifo"), 1), null), f.now);
+        f.engine.apply(new Command.SetQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy", json),
+                new RedrivePolicy(arn("dlq.fifo"), 1), null), f.now)).durable();
         f.sendFifo(src, "a", "G", "1");
         f.receive(src, 1, 0);
         f.advanceSeconds(3);
@@ -114,16 +115,16 @@ class DeadLetterTest {
         f.createFifo("dlq.fifo");
         QueueRef src = f.create("src");
         String json = "{}";
-        assertError(() -> f.engine.setQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy", json),
-                new RedrivePolicy(arn("missing"), 3), null), f.now), "InvalidParameterValue",
+        assertError(() -> f.engine.apply(new Command.SetQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy", json),
+                new RedrivePolicy(arn("missing"), 3), null), f.now)).durable(), "InvalidParameterValue",
                 "Value {} for parameter RedrivePolicy is invalid. Reason: Dead letter target does not exist.");
-        assertError(() -> f.engine.setQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy", json),
-                new RedrivePolicy(arn("dlq"), 1001), null), f.now), "InvalidParameterValue", null);
-        assertError(() -> f.engine.setQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy", json),
-                new RedrivePolicy(arn("dlq.fifo"), 3), null), f.now), "InvalidParameterValue", null);
+        assertError(() -> f.engine.apply(new Command.SetQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy", json),
+                new RedrivePolicy(arn("dlq"), 1001), null), f.now)).durable(), "InvalidParameterValue", null);
+        assertError(() -> f.engine.apply(new Command.SetQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy", json),
+                new RedrivePolicy(arn("dlq.fifo"), 3), null), f.now)).durable(), "InvalidParameterValue", null);
         setRedrive(src, "dlq", 3);
-        f.engine.setQueueAttributes(src, AttributeUpdate.of(attrs("RedrivePolicy", "")), f.now);
-        assertThat(f.engine.getQueueAttributes(src, List.of("All"), f.now)).doesNotContainKey("RedrivePolicy");
+        f.engine.apply(new Command.SetQueueAttributes(src, AttributeUpdate.of(attrs("RedrivePolicy", "")), f.now)).durable();
+        assertThat(EngineFixture.attributesAt(f.engine, src, List.of("All"), f.now)).doesNotContainKey("RedrivePolicy");
         assertThat(f.engine.listDeadLetterSourceQueues(EngineFixture.ref("dlq"), null, null).queues()).isEmpty();
     }
 
@@ -133,16 +134,16 @@ class DeadLetterTest {
         QueueRef src = f.create("src");
         f.create("other");
         String allow = "{\"redrivePermission\":\"byQueue\",\"sourceQueueArns\":[\"" + arn("other") + "\"]}";
-        f.engine.setQueueAttributes(dlq, new AttributeUpdate(attrs("RedriveAllowPolicy", allow), null,
-                new RedriveAllowPolicy("byQueue", List.of(arn("other")))), f.now);
-        assertThat(f.engine.getQueueAttributes(dlq, List.of("RedriveAllowPolicy"), f.now)).containsEntry("RedriveAllowPolicy", allow);
+        f.engine.apply(new Command.SetQueueAttributes(dlq, new AttributeUpdate(attrs("RedriveAllowPolicy", allow), null,
+                new RedriveAllowPolicy("byQueue", List.of(arn("other")))), f.now)).durable();
+        assertThat(EngineFixture.attributesAt(f.engine, dlq, List.of("RedriveAllowPolicy"), f.now)).containsEntry("RedriveAllowPolicy", allow);
         assertError(() -> setRedrive(src, "dlq", 3), "InvalidParameterValue", null);
         setRedrive(EngineFixture.ref("other"), "dlq", 3);
-        f.engine.setQueueAttributes(dlq, new AttributeUpdate(attrs("RedriveAllowPolicy", "{}"), null,
-                new RedriveAllowPolicy("denyAll", null)), f.now);
+        f.engine.apply(new Command.SetQueueAttributes(dlq, new AttributeUpdate(attrs("RedriveAllowPolicy", "{}"), null,
+                new RedriveAllowPolicy("denyAll", null)), f.now)).durable();
         assertError(() -> setRedrive(src, "dlq", 3), "InvalidParameterValue", null);
-        assertError(() -> f.engine.setQueueAttributes(dlq, new AttributeUpdate(attrs("RedriveAllowPolicy", "{}"), null,
-                new RedriveAllowPolicy("byQueue", List.of())), f.now), "InvalidParameterValue", null);
+        assertError(() -> f.engine.apply(new Command.SetQueueAttributes(dlq, new AttributeUpdate(attrs("RedriveAllowPolicy", "{}"), null,
+                new RedriveAllowPolicy("byQueue", List.of())), f.now)).durable(), "InvalidParameterValue", null);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hikyaku.engine.store.Keyspace;
@@ -89,7 +90,7 @@ class DedupStorageTest {
                 .put(Keyspace.DEDUP, Keys.dedup(queueId, "old-id"), old.encode()));
         f.restart();
         f.sendFifo(q, "new", "G", "new-id");
-        f.engine.purgeQueue(q, f.now);
+        f.engine.apply(new Command.PurgeQueue(q, f.now)).durable();
         assertThat(f.engine.nextDeadline()).isZero(); // the store cleanup runs in the tick, in chunks
         f.engine.tick(f.now);
         assertThat(dedupKeys()).isEmpty();

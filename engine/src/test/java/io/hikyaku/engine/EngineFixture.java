@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.store.MemoryStore;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -63,7 +64,7 @@ class EngineFixture {
     }
 
     QueueRef create(String name, String... kv) {
-        return engine.createQueue(new CreateQueue(ACCOUNT, null, name, AttributeUpdate.of(attrs(kv)), null, now))
+        return engine.apply(new Command.CreateQueue(new CreateQueue(ACCOUNT, null, name, AttributeUpdate.of(attrs(kv)), null, now))).durable()
                 .value().ref();
     }
 
@@ -80,11 +81,11 @@ class EngineFixture {
     }
 
     SendResult send(QueueRef q, String body) {
-        return engine.sendMessage(q, message(body, null, null), now).value();
+        return engine.apply(new Command.SendMessage(q, message(body, null, null), now)).durable().value();
     }
 
     SendResult sendFifo(QueueRef q, String body, String group, String dedup) {
-        return engine.sendMessage(q, message(body, group, dedup), now).value();
+        return engine.apply(new Command.SendMessage(q, message(body, group, dedup), now)).durable().value();
     }
 
     SendMessage message(String body, String group, String dedup) {
@@ -92,11 +93,11 @@ class EngineFixture {
     }
 
     List<ReceivedMessage> receive(QueueRef q, int max) {
-        return engine.receiveMessages(q, new ReceiveMessages(max, null, null, ++nonce, now)).value();
+        return engine.apply(new Command.ReceiveMessage(q, new ReceiveMessages(max, null, null, ++nonce, now))).durable().value();
     }
 
     List<ReceivedMessage> receive(QueueRef q, int max, int visibility) {
-        return engine.receiveMessages(q, new ReceiveMessages(max, visibility, null, ++nonce, now)).value();
+        return engine.apply(new Command.ReceiveMessage(q, new ReceiveMessages(max, visibility, null, ++nonce, now))).durable().value();
     }
 
     List<String> bodies(List<ReceivedMessage> ms) {
@@ -104,11 +105,30 @@ class EngineFixture {
     }
 
     void delete(QueueRef q, ReceivedMessage m) {
-        engine.deleteMessage(q, m.receiptHandle(), now);
+        engine.apply(new Command.DeleteMessage(q, m.receiptHandle(), now)).durable();
     }
 
     QueueCounts counts(QueueRef q) {
-        return engine.counts(q, now);
+        return EngineFixture.countsAt(engine, q, now);
+    }
+
+    /** What a read of the queue sees at {@code now}: {@link Command.Advance} applied, then the pure counts. */
+    static QueueCounts countsAt(QueueEngine engine, QueueRef q, long now) {
+        engine.apply(new Command.Advance(q, now)).durable();
+        return engine.counts(q);
+    }
+
+    /** GetQueueAttributes as the api does it: {@link Command.Advance} applied, then the pure read. */
+    static Map<String, String> attributesAt(QueueEngine engine, QueueRef q, java.util.Collection<String> names,
+                                            long now) {
+        engine.apply(new Command.Advance(q, now)).durable();
+        return engine.readQueueAttributes(q, names);
+    }
+
+    /** Whether a receive at {@code now} could return a message: {@link Command.Advance}, then the pure check. */
+    static boolean deliverableAt(QueueEngine engine, QueueRef q, long now) {
+        engine.apply(new Command.Advance(q, now)).durable();
+        return engine.hasDeliverable(q);
     }
 
     /** {@link #drain(QueueRef, Runnable)} with no check between rounds. */

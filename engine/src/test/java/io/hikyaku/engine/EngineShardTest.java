@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -103,7 +104,7 @@ class EngineShardTest {
             send(e1, q1, "a1-" + i);
             send(e1, q1, "a1-more-" + i);
         }
-        e1.deleteQueue(new QueueRef(A1, "orders"), ++now); // its keys are left for shard 1's cleanup
+        e1.apply(new Command.DeleteQueue(new QueueRef(A1, "orders"), ++now)).durable(); // its keys are left for shard 1's cleanup
         create(e1, A1, "kept");
         send(e1, new QueueRef(A1, "kept"), "k");
 
@@ -113,19 +114,19 @@ class EngineShardTest {
         assertThat(r0.listQueues(A0, null, null, null).queues()).hasSize(1);
         assertThat(r0.listQueues(A1, null, null, null).queues()).isEmpty();
         assertThat(r1.listQueues(A1, null, null, null).queues()).extracting(QueueInfo::name).containsExactly("kept");
-        assertThat(r0.counts(q0, now).visible()).isEqualTo(10);
+        assertThat(EngineFixture.countsAt(r0, q0, now).visible()).isEqualTo(10);
         assertThatThrownBy(() -> r0.getQueue(new QueueRef(A1, "kept"))).isInstanceOf(EngineException.class);
         // shard 0 did not take shard 1's queue for a leftover: its messages are all there
         for (int i = 0; i < 5; i++) {
             r0.tick(now += 1000);
         }
-        assertThat(r1.counts(new QueueRef(A1, "kept"), now).visible()).isEqualTo(1);
+        assertThat(EngineFixture.countsAt(r1, new QueueRef(A1, "kept"), now).visible()).isEqualTo(1);
         // the same store read by one engine: every queue, every message
         QueueEngine all = new QueueEngine(store, "us-east-1", now);
-        assertThat(all.counts(q0, now).visible()).isEqualTo(10);
-        assertThat(all.counts(new QueueRef(A1, "kept"), now).visible()).isEqualTo(1);
-        List<ReceivedMessage> got = all.receiveMessages(new QueueRef(A1, "kept"),
-                new ReceiveMessages(10, null, null, 5, now)).value();
+        assertThat(EngineFixture.countsAt(all, q0, now).visible()).isEqualTo(10);
+        assertThat(EngineFixture.countsAt(all, new QueueRef(A1, "kept"), now).visible()).isEqualTo(1);
+        List<ReceivedMessage> got = all.apply(new Command.ReceiveMessage(new QueueRef(A1, "kept"),
+                new ReceiveMessages(10, null, null, 5, now))).durable().value();
         assertThat(got).extracting(ReceivedMessage::body).containsExactly("k");
     }
 
@@ -156,8 +157,8 @@ class EngineShardTest {
         for (int i = 0; i < 20; i++) {
             send(e0, q, "m" + i);
         }
-        List<ReceivedMessage> got = e0.receiveMessages(q, new ReceiveMessages(5, 30, null, 99, ++now)).value();
-        e0.deleteMessage(q, got.get(0).receiptHandle(), ++now);
+        List<ReceivedMessage> got = e0.apply(new Command.ReceiveMessage(q, new ReceiveMessages(5, 30, null, 99, ++now))).durable().value();
+        e0.apply(new Command.DeleteMessage(q, got.get(0).receiptHandle(), ++now)).durable();
     }
 
     private void runShard0Interleaved(QueueEngine e0, QueueEngine e1) {
@@ -166,10 +167,10 @@ class EngineShardTest {
         create(e0, A0, "work");
         for (int i = 0; i < 20; i++) {
             send(e0, q, "m" + i);
-            e1.sendMessage(noise, new SendMessage("n" + i, null, null, null, null, null, A1, "noise-" + i), now);
+            e1.apply(new Command.SendMessage(noise, new SendMessage("n" + i, null, null, null, null, null, A1, "noise-" + i), now)).durable();
         }
-        List<ReceivedMessage> got = e0.receiveMessages(q, new ReceiveMessages(5, 30, null, 99, ++now)).value();
-        e0.deleteMessage(q, got.get(0).receiptHandle(), ++now);
+        List<ReceivedMessage> got = e0.apply(new Command.ReceiveMessage(q, new ReceiveMessages(5, 30, null, 99, ++now))).durable().value();
+        e0.apply(new Command.DeleteMessage(q, got.get(0).receiptHandle(), ++now)).durable();
     }
 
     private QueueEngine shard(Store store, EngineShard shard) {
@@ -177,12 +178,12 @@ class EngineShardTest {
     }
 
     private long create(QueueEngine engine, String account, String name) {
-        engine.createQueue(new CreateQueue(account, null, name, AttributeUpdate.of(java.util.Map.of()), null, ++now));
+        engine.apply(new Command.CreateQueue(new CreateQueue(account, null, name, AttributeUpdate.of(java.util.Map.of()), null, ++now))).durable();
         return engine.queues.find(new QueueRef(account, name)).id;
     }
 
     private void send(QueueEngine engine, QueueRef q, String body) {
-        engine.sendMessage(q, new SendMessage(body, null, null, null, null, null, q.accountId(),
-                "00000000-0000-0000-0000-" + String.format("%012d", ++ids)), ++now);
+        engine.apply(new Command.SendMessage(q, new SendMessage(body, null, null, null, null, null, q.accountId(),
+                "00000000-0000-0000-0000-" + String.format("%012d", ++ids)), ++now)).durable();
     }
 }

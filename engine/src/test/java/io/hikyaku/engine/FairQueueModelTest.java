@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -169,8 +170,8 @@ class FairQueueModelTest {
                         continue;
                     }
                     seq++;
-                    f.engine.sendMessage(q, new SendMessage(seq + ":" + tenant, null, null, null, tenant, null, "s",
-                            f.nextId()), f.now);
+                    f.engine.apply(new Command.SendMessage(q, new SendMessage(seq + ":" + tenant, null, null, null, tenant, null, "s",
+                            f.nextId()), f.now)).durable();
                     modelSend(seq, tenant, f.now);
                 }
             } else if (kind < 7) {
@@ -200,7 +201,7 @@ class FairQueueModelTest {
                     long s = inflightSeqs.remove(random.nextInt(inflightSeqs.size()));
                     ReceivedMessage m = inflight.remove(s);
                     if (kind == 9) { // back to visible
-                        f.engine.changeMessageVisibility(q, m.receiptHandle(), 0, f.now);
+                        f.engine.apply(new Command.ChangeVisibility(q, m.receiptHandle(), 0, f.now)).durable();
                         modelInflight(s, -1);
                     } else {
                         f.delete(q, m);

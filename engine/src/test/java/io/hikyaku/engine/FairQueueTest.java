@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -10,7 +11,7 @@ class FairQueueTest {
     private final EngineFixture f = new EngineFixture();
 
     private void send(QueueRef q, String body, String tenant) {
-        f.engine.sendMessage(q, new SendMessage(body, null, null, null, tenant, null, "s", f.nextId()), f.now);
+        f.engine.apply(new Command.SendMessage(q, new SendMessage(body, null, null, null, tenant, null, "s", f.nextId()), f.now)).durable();
     }
 
     @Test
@@ -172,7 +173,7 @@ class FairQueueTest {
         }
         assertThat(noisy(q, "big")).isTrue();
         // a delayed message is backlog too: deleting the 30 in flight does not drain the tenant
-        f.engine.sendMessage(q, new SendMessage("big-delayed", null, null, 600, "big", null, "s", f.nextId()), f.now);
+        f.engine.apply(new Command.SendMessage(q, new SendMessage("big-delayed", null, null, 600, "big", null, "s", f.nextId()), f.now)).durable();
         for (ReceivedMessage m : inflight) {
             f.delete(q, m);
         }

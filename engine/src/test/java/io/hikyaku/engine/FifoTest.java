@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static io.hikyaku.engine.QueueLifecycleTest.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,7 +41,7 @@ class FifoTest {
             f.sendFifo(q, "bar", "g", "2");
             f.sendFifo(q, "baz", "g", "3");
             List<ReceivedMessage> all = f.receive(q, 10, 1);
-            f.engine.changeMessageVisibility(q, all.get(extended).receiptHandle(), 4, f.now);
+            f.engine.apply(new Command.ChangeVisibility(q, all.get(extended).receiptHandle(), 4, f.now)).durable();
             f.advance(2_500);
             assertThat(f.bodies(f.receive(q, 5))).containsExactlyElementsOf(List.of("foo", "bar").subList(0, extended));
         }
@@ -57,7 +58,7 @@ class FifoTest {
         List<ReceivedMessage> got = f.receive(q, 2);
         assertThat(f.bodies(got)).containsExactly("g1-m1", "g1-m2");
         f.advance(10);
-        f.engine.changeMessageVisibility(q, got.get(0).receiptHandle(), 0, f.now);
+        f.engine.apply(new Command.ChangeVisibility(q, got.get(0).receiptHandle(), 0, f.now)).durable();
         assertThat(f.bodies(f.receive(q, 3))).containsExactly("g2-m1", "g1-m1");
     }
 
@@ -139,7 +140,7 @@ class FifoTest {
         f.advance(5);
         List<ReceivedMessage> got = f.receive(q, 1);
         f.advance(5);
-        f.engine.changeMessageVisibility(q, got.get(0).receiptHandle(), 0, f.now);
+        f.engine.apply(new Command.ChangeVisibility(q, got.get(0).receiptHandle(), 0, f.now)).durable();
         f.advance(5);
         f.restart();
         assertThat(f.bodies(f.receive(q, 10))).containsExactly("g2-m1", "g1-m1", "g1-m2");
@@ -233,16 +234,16 @@ class FifoTest {
                 "The request must contain the parameter MessageGroupId.");
         assertError(() -> f.sendFifo(q, "a", "A", null), "InvalidParameterValue",
                 "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly");
-        assertError(() -> f.engine.sendMessage(q, new SendMessage("a", null, null, 2, "A", "1", "s", f.nextId()), f.now),
+        assertError(() -> f.engine.apply(new Command.SendMessage(q, new SendMessage("a", null, null, 2, "A", "1", "s", f.nextId()), f.now)).durable(),
                 "InvalidParameterValue",
                 "Value 2 for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.");
-        f.engine.sendMessage(q, new SendMessage("a", null, null, 0, "A", "1", "s", f.nextId()), f.now);
+        f.engine.apply(new Command.SendMessage(q, new SendMessage("a", null, null, 0, "A", "1", "s", f.nextId()), f.now)).durable();
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(0, 0, 1));
         f.advanceSeconds(2);
         assertThat(f.receive(q, 1)).hasSize(1);
-        assertError(() -> f.engine.sendMessageBatch(q, List.of(f.message("a", null, "9")), f.now), "InvalidParameterValue",
+        assertError(() -> f.engine.apply(new Command.SendMessageBatch(q, List.of(f.message("a", null, "9")), f.now)).durable(), "InvalidParameterValue",
                 "The request must contain the parameter MessageGroupId.");
-        assertError(() -> f.engine.sendMessageBatch(q, List.of(f.message("a", "A", null)), f.now), "InvalidParameterValue",
+        assertError(() -> f.engine.apply(new Command.SendMessageBatch(q, List.of(f.message("a", "A", null)), f.now)).durable(), "InvalidParameterValue",
                 "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly");
     }
 
@@ -252,9 +253,9 @@ class FifoTest {
         f.sendFifo(q, "a1", "A", "1");
         f.sendFifo(q, "a2", "A", "2");
         f.sendFifo(q, "b1", "B", "3");
-        List<ReceivedMessage> first = f.engine.receiveMessages(q, new ReceiveMessages(2, null, "att", 11, f.now)).value();
+        List<ReceivedMessage> first = f.engine.apply(new Command.ReceiveMessage(q, new ReceiveMessages(2, null, "att", 11, f.now))).durable().value();
         f.advanceSeconds(10);
-        List<ReceivedMessage> retry = f.engine.receiveMessages(q, new ReceiveMessages(2, null, "att", 12, f.now)).value();
+        List<ReceivedMessage> retry = f.engine.apply(new Command.ReceiveMessage(q, new ReceiveMessages(2, null, "att", 12, f.now))).durable().value();
         assertThat(retry).extracting(ReceivedMessage::receiptHandle)
                 .containsExactlyElementsOf(first.stream().map(ReceivedMessage::receiptHandle).toList());
         // the retry reset the visibility timeout: still in flight 30 s after the retry - 1 ms
@@ -262,7 +263,7 @@ class FifoTest {
         assertThat(f.counts(q).notVisible()).isEqualTo(2);
         // after a delete the attempt id no longer replays
         f.delete(q, first.get(0));
-        List<ReceivedMessage> other = f.engine.receiveMessages(q, new ReceiveMessages(2, null, "att", 13, f.now)).value();
+        List<ReceivedMessage> other = f.engine.apply(new Command.ReceiveMessage(q, new ReceiveMessages(2, null, "att", 13, f.now))).durable().value();
         assertThat(f.bodies(other)).containsExactly("b1");
     }
 
@@ -271,9 +272,9 @@ class FifoTest {
         QueueRef q = f.createFifo("q.fifo", "VisibilityTimeout", "600");
         f.sendFifo(q, "a1", "A", "1");
         f.sendFifo(q, "b1", "B", "2");
-        f.engine.receiveMessages(q, new ReceiveMessages(1, null, "att", 11, f.now));
+        f.engine.apply(new Command.ReceiveMessage(q, new ReceiveMessages(1, null, "att", 11, f.now))).durable();
         f.advance(300_000);
-        List<ReceivedMessage> later = f.engine.receiveMessages(q, new ReceiveMessages(1, null, "att", 12, f.now)).value();
+        List<ReceivedMessage> later = f.engine.apply(new Command.ReceiveMessage(q, new ReceiveMessages(1, null, "att", 12, f.now))).durable().value();
         assertThat(f.bodies(later)).containsExactly("b1");
     }
 
@@ -281,7 +282,7 @@ class FifoTest {
     void purgeClearsDeduplication() {
         QueueRef q = f.createFifo("q.fifo");
         SendResult a = f.sendFifo(q, "a", "A", "d");
-        f.engine.purgeQueue(q, f.now);
+        f.engine.apply(new Command.PurgeQueue(q, f.now)).durable();
         assertThat(f.sendFifo(q, "a", "A", "d").messageId()).isNotEqualTo(a.messageId());
     }
 
@@ -291,9 +292,9 @@ class FifoTest {
     void b80_aDeduplicationScopeChangeAppliesAfterItPropagates() {
         QueueRef q = f.createFifo("q.fifo", "DeduplicationScope", "queue");
         f.sendFifo(q, "m1", "group1", "dedup_1");
-        f.engine.setQueueAttributes(q, AttributeUpdate.of(EngineFixture.attrs("DeduplicationScope", "messageGroup",
-                "FifoThroughputLimit", "perMessageGroupId")), f.now);
-        assertThat(f.engine.getQueueAttributes(q, List.of("All"), f.now))
+        f.engine.apply(new Command.SetQueueAttributes(q, AttributeUpdate.of(EngineFixture.attrs("DeduplicationScope", "messageGroup",
+                "FifoThroughputLimit", "perMessageGroupId")), f.now)).durable();
+        assertThat(EngineFixture.attributesAt(f.engine, q, List.of("All"), f.now))
                 .containsEntry("DeduplicationScope", "messageGroup").containsEntry("FifoThroughputLimit", "perMessageGroupId");
         f.receive(q, 10).forEach(m -> f.delete(q, m));
         f.advance(2_000);
@@ -318,7 +319,7 @@ class FifoTest {
         f.engine.cooldowns(false);
         QueueRef q = f.createFifo("q.fifo");
         f.sendFifo(q, "m1", "group1", "d");
-        f.engine.setQueueAttributes(q, AttributeUpdate.of(EngineFixture.attrs("DeduplicationScope", "messageGroup")), f.now);
+        f.engine.apply(new Command.SetQueueAttributes(q, AttributeUpdate.of(EngineFixture.attrs("DeduplicationScope", "messageGroup")), f.now)).durable();
         f.sendFifo(q, "m2", "group2", "d");
         assertThat(f.bodies(f.receive(q, 10))).containsExactly("m1", "m2");
     }

@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hikyaku.engine.store.Keyspace;
@@ -41,7 +42,7 @@ class IndexWindowTest {
         for (int i = 0; i < n; i++) {
             batch.add(new SendMessage("m" + i, null, null, null, null, null, "s", f.nextId()));
             if (batch.size() == 10) {
-                f.engine.sendMessageBatch(q, batch, f.now);
+                f.engine.apply(new Command.SendMessageBatch(q, batch, f.now)).durable();
                 batch.clear();
             }
         }
@@ -120,7 +121,7 @@ class IndexWindowTest {
     void delayedMessagesDoNotTakeTheWindowSoVisibleOnesBehindThemAreServed() {
         QueueRef q = f.create("q");
         for (int i = 0; i < 2 * WINDOW; i++) {
-            f.engine.sendMessage(q, new SendMessage("late" + i, null, null, 600, null, null, "s", f.nextId()), f.now);
+            f.engine.apply(new Command.SendMessage(q, new SendMessage("late" + i, null, null, 600, null, null, "s", f.nextId()), f.now)).durable();
         }
         for (int i = 0; i < 20; i++) {
             f.send(q, "now" + i);
@@ -274,7 +275,7 @@ class IndexWindowTest {
         }
         f.engine = engine();
         assertThat(total(q)).isEqualTo(stored);
-        f.engine.purgeQueue(q, f.now);
+        f.engine.apply(new Command.PurgeQueue(q, f.now)).durable();
         assertThat(total(q)).isZero();
         assertThat(f.engine.spilledMessages()).isZero();
         while (f.engine.nextDeadline() == 0) {

@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static io.hikyaku.engine.EngineFixture.ACCOUNT;
 import static io.hikyaku.engine.EngineFixture.attrs;
 import static io.hikyaku.engine.QueueLifecycleTest.assertError;
@@ -27,8 +28,8 @@ class MoveTaskTest {
         dlq = f.create("dlq");
         src = f.create("src");
         dest = f.create("dest");
-        f.engine.setQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy", "{..}"),
-                new RedrivePolicy(arn("dlq"), 1), null), f.now);
+        f.engine.apply(new Command.SetQueueAttributes(src, new AttributeUpdate(attrs("RedrivePolicy", "{..}"),
+                new RedrivePolicy(arn("dlq"), 1), null), f.now)).durable();
     }
 
     /** Puts n messages into the DLQ by redrive from src. */
@@ -54,7 +55,7 @@ class MoveTaskTest {
     @Test
     void movesAtTheGivenRateToTheDestination() {
         fillDlq(25);
-        String handle = f.engine.startMessageMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 10, "task-1", f.now)).value();
+        String handle = f.engine.apply(new Command.StartMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 10, "task-1", f.now))).durable().value();
         String json = new String(Base64.getDecoder().decode(handle), StandardCharsets.UTF_8);
         assertThat(json).isEqualTo("{\"taskId\":\"task-1\",\"sourceArn\":\"" + arn("dlq") + "\"}");
         MoveTaskInfo started = latest();
@@ -81,7 +82,7 @@ class MoveTaskTest {
     @Test
     void fastTasksMoveInBatchesEvery100Milliseconds() {
         fillDlq(120);
-        f.engine.startMessageMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 500, "fast", f.now));
+        f.engine.apply(new Command.StartMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 500, "fast", f.now))).durable();
         assertThat(f.engine.nextDeadline()).isEqualTo(f.now + 100);
         f.advance(100);
         f.engine.tick(f.now);
@@ -96,7 +97,7 @@ class MoveTaskTest {
     @Test
     void withoutDestinationMessagesReturnToTheirSource() {
         fillDlq(3);
-        f.engine.startMessageMoveTask(new StartMoveTask(arn("dlq"), null, null, "t", f.now));
+        f.engine.apply(new Command.StartMoveTask(new StartMoveTask(arn("dlq"), null, null, "t", f.now))).durable();
         f.advance(1000);
         f.engine.tick(f.now);
         assertThat(latest().status()).isEqualTo("COMPLETED");
@@ -106,40 +107,40 @@ class MoveTaskTest {
     @Test
     void cancelStopsARunningTask() {
         fillDlq(20);
-        String handle = f.engine.startMessageMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 5, "t", f.now)).value();
+        String handle = f.engine.apply(new Command.StartMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 5, "t", f.now))).durable().value();
         f.advance(1000);
-        assertThat(f.engine.cancelMessageMoveTask(handle, f.now).value()).isEqualTo(5);
+        assertThat(f.engine.apply(new Command.CancelMoveTask(handle, f.now)).durable().value()).isEqualTo(5);
         assertThat(latest().status()).isEqualTo("CANCELLING");
         f.engine.tick(f.now);
         assertThat(latest().status()).isEqualTo("CANCELLED");
         f.advance(10_000);
         f.engine.tick(f.now);
         assertThat(f.counts(dest).visible()).isEqualTo(5);
-        assertError(() -> f.engine.cancelMessageMoveTask(handle, f.now), "InvalidParameterValue", null);
-        f.engine.startMessageMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 5, "t2", f.now));
+        assertError(() -> f.engine.apply(new Command.CancelMoveTask(handle, f.now)).durable(), "InvalidParameterValue", null);
+        f.engine.apply(new Command.StartMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 5, "t2", f.now))).durable();
         List<MoveTaskInfo> all = f.engine.listMessageMoveTasks(arn("dlq"), 10);
         assertThat(all).extracting(MoveTaskInfo::status).containsExactly("RUNNING", "CANCELLED");
     }
 
     @Test
     void startAndCancelErrors() {
-        assertError(() -> f.engine.startMessageMoveTask(new StartMoveTask(arn("src"), null, null, "t", f.now)),
+        assertError(() -> f.engine.apply(new Command.StartMoveTask(new StartMoveTask(arn("src"), null, null, "t", f.now))).durable(),
                 "InvalidParameterValue", "Source queue must be configured as a Dead Letter Queue.");
-        assertError(() -> f.engine.startMessageMoveTask(new StartMoveTask(arn("dlq"), arn("nope"), null, "t", f.now)),
+        assertError(() -> f.engine.apply(new Command.StartMoveTask(new StartMoveTask(arn("dlq"), arn("nope"), null, "t", f.now))).durable(),
                 "ResourceNotFoundException", "The resource that you specified for the DestinationArn parameter doesn't exist.");
         fillDlq(1);
-        f.engine.startMessageMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 1, "t", f.now));
-        assertError(() -> f.engine.startMessageMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 1, "t2", f.now)),
+        f.engine.apply(new Command.StartMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 1, "t", f.now))).durable();
+        assertError(() -> f.engine.apply(new Command.StartMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 1, "t2", f.now))).durable(),
                 "InvalidParameterValue",
                 "There is already a task running. Only one active task is allowed for a source queue arn at a given time.");
-        assertError(() -> f.engine.cancelMessageMoveTask("%%%", f.now), "InvalidParameterValue",
+        assertError(() -> f.engine.apply(new Command.CancelMoveTask("%%%", f.now)).durable(), "InvalidParameterValue",
                 "Value for parameter TaskHandle is invalid.");
         String unknownTask = Base64.getEncoder().encodeToString(("{\"taskId\":\"x\",\"sourceArn\":\"" + arn("dlq") + "\"}")
                 .getBytes(StandardCharsets.UTF_8));
-        assertError(() -> f.engine.cancelMessageMoveTask(unknownTask, f.now), "ResourceNotFoundException", "Task does not exist.");
+        assertError(() -> f.engine.apply(new Command.CancelMoveTask(unknownTask, f.now)).durable(), "ResourceNotFoundException", "Task does not exist.");
         String unknownSource = Base64.getEncoder().encodeToString("{\"taskId\":\"t\",\"sourceArn\":\"arn:aws:sqs:us-east-1:1:zz\"}"
                 .getBytes(StandardCharsets.UTF_8));
-        assertError(() -> f.engine.cancelMessageMoveTask(unknownSource, f.now), "ResourceNotFoundException",
+        assertError(() -> f.engine.apply(new Command.CancelMoveTask(unknownSource, f.now)).durable(), "ResourceNotFoundException",
                 "The resource that you specified for the SourceArn parameter doesn't exist.");
     }
 }

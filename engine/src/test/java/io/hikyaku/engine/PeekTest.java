@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -69,7 +70,7 @@ class PeekTest {
     @Test
     void delayedMessagesAreHiddenAndBoundIsRespected() {
         QueueRef q = f.create("q");
-        f.engine.sendMessage(q, new SendMessage("late", null, null, 60, null, null, EngineFixture.ACCOUNT, f.nextId()), f.now);
+        f.engine.apply(new Command.SendMessage(q, new SendMessage("late", null, null, 60, null, null, EngineFixture.ACCOUNT, f.nextId()), f.now)).durable();
         assertThat(f.engine.peekMessages(q, 1, 10, f.now).messages()).isEmpty();
         List<ReceivedMessage> received = new ArrayList<>();
         for (int i = 0; i < QueueEngine.PEEK_SCAN_LIMIT + 5; i++) {

@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ class RandomizedConsistencyTest {
         assertThat(mostSpilled).isGreaterThan(30);
         f.engine = new QueueEngine(disk, "us-east-1", QueueState.INFLIGHT_LIMIT, f.now, 30);
         for (QueueRef each : all) {
-            f.engine.counts(each, f.now);
+            EngineFixture.countsAt(f.engine, each, f.now);
             assertConsistent(f.engine.queues.require(each));
         }
         assertBudgetTotals(all);
@@ -50,8 +51,8 @@ class RandomizedConsistencyTest {
     private List<QueueRef> runSteps(Random random) {
         QueueRef dlq = f.create("dlq");
         QueueRef std = f.create("std", "VisibilityTimeout", "3", "MessageRetentionPeriod", "120");
-        f.engine.setQueueAttributes(std, new AttributeUpdate(Map.of("RedrivePolicy", "{}"),
-                new RedrivePolicy("arn:aws:sqs:us-east-1:" + EngineFixture.ACCOUNT + ":dlq", 4), null), f.now);
+        f.engine.apply(new Command.SetQueueAttributes(std, new AttributeUpdate(Map.of("RedrivePolicy", "{}"),
+                new RedrivePolicy("arn:aws:sqs:us-east-1:" + EngineFixture.ACCOUNT + ":dlq", 4), null), f.now)).durable();
         QueueRef fifo = f.createFifo("f.fifo", "VisibilityTimeout", "2", "ContentBasedDeduplication", "true");
         return steps(random, List.of(std, fifo, dlq), dlq, std, fifo);
     }
@@ -67,15 +68,15 @@ class RandomizedConsistencyTest {
                 String group = random.nextInt(3) == 0 && q == std ? null : "g" + random.nextInt(4);
                 Integer delay = q == std && random.nextBoolean() ? random.nextInt(3) : null;
                 try {
-                    f.engine.sendMessage(q, new SendMessage(Integer.toString(++counter), null, null, delay, group, null,
-                            "s", f.nextId()), f.now);
+                    f.engine.apply(new Command.SendMessage(q, new SendMessage(Integer.toString(++counter), null, null, delay, group, null,
+                            "s", f.nextId()), f.now)).durable();
                 } catch (EngineException e) { // with the tiny budget, FIFO dedup entries fill their half of it
                     assertThat(disk).isNotNull();
                     assertThat(e.errorType()).isEqualTo(ErrorTypes.REQUEST_THROTTLED);
                 }
             } else if (op < 7) {
                 QueueState state = f.engine.queues.require(q);
-                f.engine.counts(q, f.now);
+                EngineFixture.countsAt(f.engine, q, f.now);
                 int max = 1 + random.nextInt(10);
                 List<Long> expected = q == fifo ? fifoModel(state, max) : null;
                 List<ReceivedMessage> got = f.receive(q, max);
@@ -97,14 +98,14 @@ class RandomizedConsistencyTest {
             } else if (op < 8 && !held.get(q).isEmpty()) {
                 ReceivedMessage m = held.get(q).remove(random.nextInt(held.get(q).size()));
                 try {
-                    f.engine.deleteMessage(q, m.receiptHandle(), f.now);
+                    f.engine.apply(new Command.DeleteMessage(q, m.receiptHandle(), f.now)).durable();
                 } catch (EngineException e) {
                     assertThat(e.getMessage()).contains("The receipt handle has expired.");
                 }
             } else if (op < 9 && !held.get(q).isEmpty()) {
                 ReceivedMessage m = held.get(q).get(random.nextInt(held.get(q).size()));
                 try {
-                    f.engine.changeMessageVisibility(q, m.receiptHandle(), random.nextInt(4), f.now);
+                    f.engine.apply(new Command.ChangeVisibility(q, m.receiptHandle(), random.nextInt(4), f.now)).durable();
                 } catch (EngineException e) {
                     assertThat(e.errorType()).isIn("MessageNotInflight", "InvalidParameterValue");
                 }
@@ -127,19 +128,19 @@ class RandomizedConsistencyTest {
     private void restartChecks(List<QueueRef> all) {
         Map<QueueRef, Map<Long, String>> before = new java.util.HashMap<>();
         for (QueueRef each : all) {
-            f.engine.counts(each, f.now);
+            EngineFixture.countsAt(f.engine, each, f.now);
             before.put(each, snapshot(f.engine.queues.require(each)));
         }
         f.restart();
         for (QueueRef each : all) {
-            f.engine.counts(each, f.now);
+            EngineFixture.countsAt(f.engine, each, f.now);
             QueueState q = f.engine.queues.require(each);
             assertConsistent(q);
             assertThat(snapshot(q)).isEqualTo(before.get(each));
         }
         f.restartUnstamped(); // the unstamped load reaches the same state at the first advance
         for (QueueRef each : all) {
-            f.engine.counts(each, f.now);
+            EngineFixture.countsAt(f.engine, each, f.now);
             QueueState q = f.engine.queues.require(each);
             assertConsistent(q);
             assertThat(snapshot(q)).isEqualTo(before.get(each));

@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -64,7 +65,7 @@ class ReadAheadTest {
         QueueRef q = f.create("q");
         sendAll(q, 5, "early");
         List<ReceivedMessage> first = f.receive(q, 3); // in flight across the restart
-        f.engine.sendMessage(q, new SendMessage("delayed", null, null, 60, null, null, null, f.nextId(), null), f.now);
+        f.engine.apply(new Command.SendMessage(q, new SendMessage("delayed", null, null, 60, null, null, null, f.nextId(), null), f.now)).durable();
         sendAll(q, 5, "late");
         start(Long.MAX_VALUE, Long.MAX_VALUE);
 

@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static io.hikyaku.engine.EngineFixture.ACCOUNT;
 import static io.hikyaku.engine.EngineFixture.attrs;
 import static io.hikyaku.engine.QueueLifecycleTest.assertError;
@@ -53,33 +54,33 @@ class RestartTest {
     @Test
     void newEngineSeesTheSameState() {
         QueueRef dlq = f.create("dlq");
-        QueueRef std = f.engine.createQueue(new CreateQueue(ACCOUNT, null, "std", AttributeUpdate.of(attrs("VisibilityTimeout", "60")),
-                Map.of("team", "core"), f.now)).value().ref();
-        f.engine.setQueueAttributes(std, new AttributeUpdate(attrs("RedrivePolicy", "{json}"),
-                new RedrivePolicy(arn("dlq"), 1), null), f.now);
-        f.engine.addPermission(std, "label", List.of("111111111111"), List.of("SendMessage"), f.now);
+        QueueRef std = f.engine.apply(new Command.CreateQueue(new CreateQueue(ACCOUNT, null, "std", AttributeUpdate.of(attrs("VisibilityTimeout", "60")),
+                Map.of("team", "core"), f.now))).durable().value().ref();
+        f.engine.apply(new Command.SetQueueAttributes(std, new AttributeUpdate(attrs("RedrivePolicy", "{json}"),
+                new RedrivePolicy(arn("dlq"), 1), null), f.now)).durable();
+        f.engine.apply(new Command.AddPermission(std, "label", List.of("111111111111"), List.of("SendMessage"), f.now)).durable();
         QueueRef fifo = f.createFifo("f.fifo");
         QueueRef dest = f.create("dest");
         QueueRef gone = f.create("gone");
-        f.engine.deleteQueue(gone, f.now);
+        f.engine.apply(new Command.DeleteQueue(gone, f.now)).durable();
 
         f.send(std, "inflight");
         f.send(std, "visible");
-        f.engine.sendMessage(std, new SendMessage("delayed", null, null, 100, null, null, "s", f.nextId()), f.now);
+        f.engine.apply(new Command.SendMessage(std, new SendMessage("delayed", null, null, 100, null, null, "s", f.nextId()), f.now)).durable();
         ReceivedMessage inflight = f.receive(std, 1).get(0);
         SendResult fa = f.sendFifo(fifo, "a", "G", "dedup-a");
         f.sendFifo(fifo, "b", "G", "dedup-b");
-        List<ReceivedMessage> attempt = f.engine.receiveMessages(fifo, new ReceiveMessages(1, null, "att", 99, f.now)).value();
+        List<ReceivedMessage> attempt = f.engine.apply(new Command.ReceiveMessage(fifo, new ReceiveMessages(1, null, "att", 99, f.now))).durable().value();
         // a poison message in the DLQ and a running move task out of it
         f.send(std, "poison");
         f.receive(std, 10, 0);
         f.receive(std, 10, 0);
         f.engine.tick(f.now);
-        f.engine.startMessageMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 1, "task", f.now));
+        f.engine.apply(new Command.StartMoveTask(new StartMoveTask(arn("dlq"), arn("dest"), 1, "task", f.now))).durable();
         f.advance(10);
 
-        Map<String, String> stdAttrs = f.engine.getQueueAttributes(std, List.of("All"), f.now);
-        Map<String, String> fifoAttrs = f.engine.getQueueAttributes(fifo, List.of("All"), f.now);
+        Map<String, String> stdAttrs = EngineFixture.attributesAt(f.engine, std, List.of("All"), f.now);
+        Map<String, String> fifoAttrs = EngineFixture.attributesAt(f.engine, fifo, List.of("All"), f.now);
         QueueCounts stdCounts = f.counts(std);
         List<MoveTaskInfo> tasks = f.engine.listMessageMoveTasks(arn("dlq"), 10);
         f.engine.tick(f.now);
@@ -89,8 +90,8 @@ class RestartTest {
 
         assertThat(f.engine.listQueues(ACCOUNT, null, null, null).queues()).extracting(QueueInfo::name)
                 .containsExactly("dest", "dlq", "f.fifo", "std");
-        assertThat(f.engine.getQueueAttributes(std, List.of("All"), f.now)).isEqualTo(stdAttrs);
-        assertThat(f.engine.getQueueAttributes(fifo, List.of("All"), f.now)).isEqualTo(fifoAttrs);
+        assertThat(EngineFixture.attributesAt(f.engine, std, List.of("All"), f.now)).isEqualTo(stdAttrs);
+        assertThat(EngineFixture.attributesAt(f.engine, fifo, List.of("All"), f.now)).isEqualTo(fifoAttrs);
         assertThat(f.engine.listQueueTags(std)).containsEntry("team", "core");
         assertThat(f.counts(std)).isEqualTo(stdCounts).isEqualTo(new QueueCounts(0, 1, 1));
         assertThat(f.engine.listMessageMoveTasks(arn("dlq"), 10)).isEqualTo(tasks);
@@ -101,14 +102,14 @@ class RestartTest {
         assertError(() -> f.create("gone"), "QueueDeletedRecently", null);
 
         // the receipt handle from before the restart still works, and in-flight state is kept
-        f.engine.changeMessageVisibility(std, inflight.receiptHandle(), 5, f.now);
+        f.engine.apply(new Command.ChangeVisibility(std, inflight.receiptHandle(), 5, f.now)).durable();
         f.delete(std, inflight);
         // FIFO: dedup entries and sequence numbers survive
         assertThat(f.sendFifo(fifo, "a", "G", "dedup-a")).isEqualTo(fa);
         SendResult c = f.sendFifo(fifo, "c", "G", "dedup-c");
         assertThat(new BigInteger(c.sequenceNumber())).isGreaterThan(new BigInteger(fa.sequenceNumber()));
         // the attempt id replays the same handle
-        List<ReceivedMessage> retry = f.engine.receiveMessages(fifo, new ReceiveMessages(1, null, "att", 100, f.now)).value();
+        List<ReceivedMessage> retry = f.engine.apply(new Command.ReceiveMessage(fifo, new ReceiveMessages(1, null, "att", 100, f.now))).durable().value();
         assertThat(retry).extracting(ReceivedMessage::receiptHandle).containsExactly(attempt.get(0).receiptHandle());
         // the move task carries on
         f.advance(2000);

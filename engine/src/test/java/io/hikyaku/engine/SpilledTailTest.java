@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -39,7 +40,7 @@ class SpilledTailTest {
         assertThat(f.engine.spilledMessages()).isEqualTo(400);
         assertThat(disk.count(Keyspace.MESSAGES)).isEqualTo(500);
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(500, 0, 0));
-        assertThat(f.engine.getQueueAttributes(q, List.of("ApproximateNumberOfMessages"), f.now))
+        assertThat(EngineFixture.attributesAt(f.engine, q, List.of("ApproximateNumberOfMessages"), f.now))
                 .containsEntry("ApproximateNumberOfMessages", "500");
         assertThat(drain(q)).isEqualTo(sent);
         assertThat(f.engine.spilledMessages()).isZero();
@@ -102,7 +103,7 @@ class SpilledTailTest {
         for (int i = 0; i < BUDGET; i++) {
             f.send(q, "old" + i);
         }
-        f.engine.sendMessage(q, new SendMessage("delayed", null, null, 60, null, null, "s", f.nextId()), f.now);
+        f.engine.apply(new Command.SendMessage(q, new SendMessage("delayed", null, null, 60, null, null, "s", f.nextId()), f.now)).durable();
         f.advanceSeconds(30);
         f.send(q, "young");
         assertThat(f.engine.spilledMessages()).isEqualTo(2);
@@ -117,7 +118,7 @@ class SpilledTailTest {
         for (int i = 0; i < BUDGET; i++) {
             f.send(q, "m" + i);
         }
-        f.engine.sendMessage(q, new SendMessage("delayed", null, null, 600, null, null, "s", f.nextId()), f.now);
+        f.engine.apply(new Command.SendMessage(q, new SendMessage("delayed", null, null, 600, null, null, "s", f.nextId()), f.now)).durable();
         assertThat(drain(q)).hasSize(BUDGET).doesNotContain("delayed");
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(0, 0, 1)); // paged in: now it is known to be delayed
         f.advanceSeconds(600);
@@ -142,7 +143,7 @@ class SpilledTailTest {
         f.delete(q, last);
         f.delete(q, last); // a repeat: 200, nothing more
         ReceivedMessage other = inFlight.get(150);
-        f.engine.changeMessageVisibility(q, other.receiptHandle(), 0, f.now);
+        f.engine.apply(new Command.ChangeVisibility(q, other.receiptHandle(), 0, f.now)).durable();
         assertThat(f.engine.spilledMessages()).isEqualTo(199);
         // the 100 indexed in-flight messages: delete them, then the tail comes in with its receive state
         for (ReceivedMessage m : inFlight.subList(0, BUDGET)) {
@@ -174,9 +175,9 @@ class SpilledTailTest {
         restart();
         assertThat(f.engine.spilledMessages()).isEqualTo(50);
         assertThat(again.get(140).body()).isEqualTo(got.get(140).body()).isEqualTo("m140");
-        assertThatThrownBy(() -> f.engine.deleteMessage(q, got.get(140).receiptHandle(), f.now))
+        assertThatThrownBy(() -> f.engine.apply(new Command.DeleteMessage(q, got.get(140).receiptHandle(), f.now)).durable())
                 .isInstanceOf(EngineException.class).hasMessageEndingWith(Texts.HANDLE_EXPIRED);
-        f.engine.deleteMessage(q, again.get(140).receiptHandle(), f.now);
+        f.engine.apply(new Command.DeleteMessage(q, again.get(140).receiptHandle(), f.now)).durable();
         assertThat(f.engine.spilledMessages()).isEqualTo(49);
     }
 
@@ -227,7 +228,7 @@ class SpilledTailTest {
         for (int i = 0; i < 300; i++) {
             f.send(q, "m" + i);
         }
-        f.engine.purgeQueue(q, f.now);
+        f.engine.apply(new Command.PurgeQueue(q, f.now)).durable();
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(0, 0, 0));
         assertThat(f.engine.spilledMessages()).isZero();
         assertThat(f.engine.indexedMessages()).isZero();
@@ -280,7 +281,7 @@ class SpilledTailTest {
         for (int i = 0; i < 300; i++) {
             f.send(q, "m" + i);
         }
-        f.engine.sendMessage(q, new SendMessage("delayed", null, null, 600, null, null, "s", f.nextId()), f.now);
+        f.engine.apply(new Command.SendMessage(q, new SendMessage("delayed", null, null, 600, null, null, "s", f.nextId()), f.now)).durable();
         for (int i = 0; i < 20; i++) {
             f.receive(q, 10, 300); // m0..m199 in flight
         }

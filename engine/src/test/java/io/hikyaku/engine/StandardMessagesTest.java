@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static io.hikyaku.engine.QueueLifecycleTest.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,15 +63,15 @@ class StandardMessagesTest {
     void delaysFromQueueAndMessage() {
         QueueRef q = f.create("q", "DelaySeconds", "5");
         f.send(q, "queue-delay");
-        f.engine.sendMessage(q, new SendMessage("msg-delay", null, null, 2, null, null, "s", f.nextId()), f.now);
-        f.engine.sendMessage(q, new SendMessage("no-delay", null, null, 0, null, null, "s", f.nextId()), f.now);
+        f.engine.apply(new Command.SendMessage(q, new SendMessage("msg-delay", null, null, 2, null, null, "s", f.nextId()), f.now)).durable();
+        f.engine.apply(new Command.SendMessage(q, new SendMessage("no-delay", null, null, 0, null, null, "s", f.nextId()), f.now)).durable();
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(1, 0, 2));
         assertThat(f.bodies(f.receive(q, 10))).containsExactly("no-delay");
         f.advanceSeconds(2);
         assertThat(f.bodies(f.receive(q, 10))).containsExactly("msg-delay");
         f.advanceSeconds(3);
         assertThat(f.bodies(f.receive(q, 10))).containsExactly("queue-delay");
-        assertError(() -> f.engine.sendMessage(q, new SendMessage("x", null, null, 901, null, null, "s", f.nextId()), f.now),
+        assertError(() -> f.engine.apply(new Command.SendMessage(q, new SendMessage("x", null, null, 901, null, null, "s", f.nextId()), f.now)).durable(),
                 "InvalidParameterValue", null);
     }
 
@@ -92,7 +93,7 @@ class StandardMessagesTest {
         QueueRef q = f.create("q", "MessageRetentionPeriod", "60");
         f.send(q, "inflight");
         f.receive(q, 1, 120);
-        f.engine.sendMessage(q, new SendMessage("delayed", null, null, 900, null, null, "s", f.nextId()), f.now);
+        f.engine.apply(new Command.SendMessage(q, new SendMessage("delayed", null, null, 900, null, null, "s", f.nextId()), f.now)).durable();
         f.advance(59_999);
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(0, 1, 1));
         f.advance(1);
@@ -105,7 +106,7 @@ class StandardMessagesTest {
         f.send(q, "old");
         f.advanceSeconds(120);
         f.send(q, "new");
-        f.engine.setQueueAttributes(q, AttributeUpdate.of(Map.of("MessageRetentionPeriod", "60")), f.now);
+        f.engine.apply(new Command.SetQueueAttributes(q, AttributeUpdate.of(Map.of("MessageRetentionPeriod", "60")), f.now)).durable();
         assertThat(f.bodies(f.receive(q, 10))).containsExactly("new");
     }
 
@@ -128,13 +129,13 @@ class StandardMessagesTest {
         QueueRef other = f.create("other");
         f.send(q, "a");
         ReceivedMessage m = f.receive(q, 1).get(0);
-        assertError(() -> f.engine.deleteMessage(q, "garbage", f.now), "ReceiptHandleIsInvalid",
+        assertError(() -> f.engine.apply(new Command.DeleteMessage(q, "garbage", f.now)).durable(), "ReceiptHandleIsInvalid",
                 "The input receipt handle \"garbage\" is not a valid receipt handle.");
-        assertError(() -> f.engine.changeMessageVisibility(q, "INVALID", 5, f.now), "ReceiptHandleIsInvalid", null);
-        assertError(() -> f.engine.deleteMessage(other, m.receiptHandle(), f.now), "ReceiptHandleIsInvalid", null);
+        assertError(() -> f.engine.apply(new Command.ChangeVisibility(q, "INVALID", 5, f.now)).durable(), "ReceiptHandleIsInvalid", null);
+        assertError(() -> f.engine.apply(new Command.DeleteMessage(other, m.receiptHandle(), f.now)).durable(), "ReceiptHandleIsInvalid", null);
         String tampered = m.receiptHandle().substring(0, 20) + (m.receiptHandle().charAt(20) == 'A' ? 'B' : 'A')
                 + m.receiptHandle().substring(21);
-        assertError(() -> f.engine.deleteMessage(q, tampered, f.now), "ReceiptHandleIsInvalid", null);
+        assertError(() -> f.engine.apply(new Command.DeleteMessage(q, tampered, f.now)).durable(), "ReceiptHandleIsInvalid", null);
     }
 
     @Test
@@ -142,23 +143,23 @@ class StandardMessagesTest {
         QueueRef q = f.create("q");
         f.send(q, "a");
         ReceivedMessage m = f.receive(q, 1).get(0);
-        f.engine.changeMessageVisibility(q, m.receiptHandle(), 43200, f.now);
+        f.engine.apply(new Command.ChangeVisibility(q, m.receiptHandle(), 43200, f.now)).durable();
         f.advanceSeconds(100);
-        assertError(() -> f.engine.changeMessageVisibility(q, m.receiptHandle(), 43200, f.now), "InvalidParameterValue",
+        assertError(() -> f.engine.apply(new Command.ChangeVisibility(q, m.receiptHandle(), 43200, f.now)).durable(), "InvalidParameterValue",
                 "Value 43200 for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout for the message is beyond the limit [43200 seconds]");
-        f.engine.changeMessageVisibility(q, m.receiptHandle(), 43100, f.now);
-        assertError(() -> f.engine.changeMessageVisibility(q, m.receiptHandle(), 43201, f.now), "InvalidParameterValue", null);
-        f.engine.changeMessageVisibility(q, m.receiptHandle(), 0, f.now);
+        f.engine.apply(new Command.ChangeVisibility(q, m.receiptHandle(), 43100, f.now)).durable();
+        assertError(() -> f.engine.apply(new Command.ChangeVisibility(q, m.receiptHandle(), 43201, f.now)).durable(), "InvalidParameterValue", null);
+        f.engine.apply(new Command.ChangeVisibility(q, m.receiptHandle(), 0, f.now)).durable();
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(1, 0, 0));
         ReceivedMessage again = f.receive(q, 1).get(0);
-        f.engine.changeMessageVisibility(q, again.receiptHandle(), 0, f.now);
+        f.engine.apply(new Command.ChangeVisibility(q, again.receiptHandle(), 0, f.now)).durable();
         // an older receive's handle of a message that is not in flight
-        assertError(() -> f.engine.changeMessageVisibility(q, m.receiptHandle(), 10, f.now), "MessageNotInflight",
+        assertError(() -> f.engine.apply(new Command.ChangeVisibility(q, m.receiptHandle(), 10, f.now)).durable(), "MessageNotInflight",
                 "The specified message isn't in flight.");
         again = f.receive(q, 1).get(0);
         f.delete(q, again);
         String deleted = again.receiptHandle();
-        assertError(() -> f.engine.changeMessageVisibility(q, deleted, 10, f.now), "InvalidParameterValue",
+        assertError(() -> f.engine.apply(new Command.ChangeVisibility(q, deleted, 10, f.now)).durable(), "InvalidParameterValue",
                 "Value " + deleted + " for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not available for visibility timeout change.");
     }
 
@@ -169,7 +170,7 @@ class StandardMessagesTest {
         f.receive(q, 1, 0);
         f.advanceSeconds(40000);
         ReceivedMessage m = f.receive(q, 1).get(0);
-        f.engine.changeMessageVisibility(q, m.receiptHandle(), 43200, f.now);
+        f.engine.apply(new Command.ChangeVisibility(q, m.receiptHandle(), 43200, f.now)).durable();
     }
 
     @Test
@@ -178,15 +179,15 @@ class StandardMessagesTest {
         f.send(q, "x".repeat(1024));
         Map<String, MessageAttribute> attrs = Map.of("ab", new MessageAttribute("String", "c", null));
         SendMessage tooBig = new SendMessage("x".repeat(1020), attrs, null, null, null, null, "s", f.nextId());
-        assertError(() -> f.engine.sendMessage(q, tooBig, f.now), "InvalidParameterValue",
+        assertError(() -> f.engine.apply(new Command.SendMessage(q, tooBig, f.now)).durable(), "InvalidParameterValue",
                 "One or more parameters are invalid. Reason: Message must be shorter than 1024 bytes.");
         SendMessage fits = new SendMessage("x".repeat(1015), attrs, null, null, null, null, "s", f.nextId());
-        List<BatchOutcome<SendResult>> out = f.engine.sendMessageBatch(q, List.of(fits, tooBig), f.now).value();
+        List<BatchOutcome<SendResult>> out = f.engine.apply(new Command.SendMessageBatch(q, List.of(fits, tooBig), f.now)).durable().value();
         assertThat(out.get(0).ok()).isTrue();
         assertThat(out.get(1).error().getMessage()).isEqualTo(
                 "One or more parameters cannot be validated. Reason: Message must be shorter than 1024 bytes.");
         assertThat(f.counts(q).visible()).isEqualTo(2);
-        assertError(() -> f.engine.sendMessage(q, new SendMessage("", null, null, null, null, null, "s", f.nextId()), f.now),
+        assertError(() -> f.engine.apply(new Command.SendMessage(q, new SendMessage("", null, null, null, null, null, "s", f.nextId()), f.now)).durable(),
                 "MissingRequiredParameterException", "The request must contain the parameter MessageBody.");
     }
 
@@ -196,7 +197,7 @@ class StandardMessagesTest {
         Map<String, MessageAttribute> attrs = new java.util.LinkedHashMap<>();
         attrs.put("s", new MessageAttribute("String", "v", null));
         attrs.put("b", new MessageAttribute("Binary", null, new byte[] {1, 2, 3}));
-        f.engine.sendMessage(q, new SendMessage("body", attrs, "Root=1-abc", null, "tenant", null, "sender", f.nextId()), f.now);
+        f.engine.apply(new Command.SendMessage(q, new SendMessage("body", attrs, "Root=1-abc", null, "tenant", null, "sender", f.nextId()), f.now)).durable();
         ReceivedMessage m = f.receive(q, 1).get(0);
         assertThat(m.attributes()).containsOnlyKeys("s", "b");
         assertThat(m.attributes().get("b").binaryValue()).containsExactly(1, 2, 3);
@@ -212,7 +213,7 @@ class StandardMessagesTest {
         assertError(() -> f.receive(q, 11), "InvalidParameterValue",
                 "Value 11 for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.");
         assertError(() -> f.receive(q, 1, 43201), "InvalidParameterValue", null);
-        assertError(() -> f.engine.sendMessage(q, f.message("x", null, "dedup"), f.now), "InvalidParameterValue", null);
+        assertError(() -> f.engine.apply(new Command.SendMessage(q, f.message("x", null, "dedup"), f.now)).durable(), "InvalidParameterValue", null);
     }
 
     @Test
@@ -229,16 +230,16 @@ class StandardMessagesTest {
     void purgeRemovesEverythingOncePerMinute() {
         QueueRef q = f.create("q");
         f.send(q, "visible");
-        f.engine.sendMessage(q, new SendMessage("delayed", null, null, 60, null, null, "s", f.nextId()), f.now);
+        f.engine.apply(new Command.SendMessage(q, new SendMessage("delayed", null, null, 60, null, null, "s", f.nextId()), f.now)).durable();
         f.send(q, "inflight");
         f.receive(q, 1);
-        f.engine.purgeQueue(q, f.now);
+        f.engine.apply(new Command.PurgeQueue(q, f.now)).durable();
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(0, 0, 0));
         f.advanceSeconds(59);
-        assertError(() -> f.engine.purgeQueue(q, f.now), "PurgeQueueInProgress",
+        assertError(() -> f.engine.apply(new Command.PurgeQueue(q, f.now)).durable(), "PurgeQueueInProgress",
                 "Only one PurgeQueue operation on q is allowed every 60 seconds.");
         f.advanceSeconds(1);
-        f.engine.purgeQueue(q, f.now);
+        f.engine.apply(new Command.PurgeQueue(q, f.now)).durable();
     }
 
     @Test
@@ -274,7 +275,7 @@ class StandardMessagesTest {
     void realInFlightLimitIs120kOnStandardQueues() {
         QueueRef q = f.create("q");
         for (int i = 0; i < QueueState.INFLIGHT_LIMIT; i++) {
-            f.engine.sendMessage(q, new SendMessage("m", null, null, null, null, null, "s", "id" + i), f.now);
+            f.engine.apply(new Command.SendMessage(q, new SendMessage("m", null, null, null, null, null, "s", "id" + i), f.now)).durable();
         }
         f.send(q, "one more");
         for (int i = 0; i < QueueState.INFLIGHT_LIMIT / 10; i++) {
@@ -293,7 +294,7 @@ class StandardMessagesTest {
         ReceivedMessage m = f.receive(q, 1, 1).get(0);
         f.advanceSeconds(2);
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(1, 0, 0));
-        f.engine.changeMessageVisibility(q, m.receiptHandle(), 2, f.now);
+        f.engine.apply(new Command.ChangeVisibility(q, m.receiptHandle(), 2, f.now)).durable();
         assertThat(f.counts(q)).isEqualTo(new QueueCounts(0, 1, 0));
         assertThat(f.receive(q, 10)).isEmpty();
         f.advance(1_999);
@@ -311,7 +312,7 @@ class StandardMessagesTest {
         f.sendFifo(q, "a", "g", "1");
         ReceivedMessage m = f.receive(q, 1, 1).get(0);
         f.advanceSeconds(2);
-        assertError(() -> f.engine.changeMessageVisibility(q, m.receiptHandle(), 2, f.now), "MessageNotInflight",
+        assertError(() -> f.engine.apply(new Command.ChangeVisibility(q, m.receiptHandle(), 2, f.now)).durable(), "MessageNotInflight",
                 "The specified message isn't in flight.");
     }
 }

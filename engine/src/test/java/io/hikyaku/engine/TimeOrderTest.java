@@ -1,5 +1,6 @@
 package io.hikyaku.engine;
 
+import io.hikyaku.engine.command.Command;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,7 +20,7 @@ class TimeOrderTest {
         long applied = f.engine.appliedAt();
         assertThat(applied).isEqualTo(f.now);
 
-        assertThatThrownBy(() -> f.engine.sendMessage(q, new SendMessage("late", null, null, null, null, null, "s", f.nextId()), f.now - 1))
+        assertThatThrownBy(() -> f.engine.apply(new Command.SendMessage(q, new SendMessage("late", null, null, null, null, null, "s", f.nextId()), f.now - 1)).durable())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("time went back").hasMessageContaining(Long.toString(applied));
         assertThatThrownBy(() -> f.engine.tick(f.now - 1)).isInstanceOf(IllegalStateException.class);
@@ -33,7 +34,7 @@ class TimeOrderTest {
         f.send(q, "a");
         f.send(q, "b");
         f.advance(1);
-        assertThat(f.engine.getQueueAttributes(q, List.of("ApproximateNumberOfMessages"), f.now))
+        assertThat(EngineFixture.attributesAt(f.engine, q, List.of("ApproximateNumberOfMessages"), f.now))
                 .containsEntry("ApproximateNumberOfMessages", "2");
     }
 

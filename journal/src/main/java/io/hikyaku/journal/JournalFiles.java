@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * (as before shards existed); with N shards, every shard i writes {@code FILE.shard-i-of-N}, FILE
  * itself is not written. The names say how many shards there were, so a replay knows which files
  * make a whole set, and a restart with another shard count starts a new set rather than mixing one
- * shard's commands into another's file. Each file is written under its own shard's engine lock only.
+ * shard's commands into another's file. Each file is written on its own shard's applier thread only.
  */
 public final class JournalFiles {
 

@@ -15,6 +15,10 @@ package io.hikyaku.journal;
  *       storage failure.</li>
  *   <li>{@link #COMMAND}: one applied command in the {@code CommandCodec} form.</li>
  *   <li>{@link #DIGEST}: the state digest when the server stopped (DataOutput UTF).</li>
+ *   <li>{@link #FAULT}: a store fault the simulator injected into the next command: which of its
+ *       writes fails (int, 0-based, empty batches not counted) and whether that write was applied
+ *       first (byte 0/1: a failed fsync) or not (a full disk); later writes are refused until the
+ *       next LOAD. A server never writes it; the replay repeats it.</li>
  * </ul>
  * A frame cut short at the end of the file (a crash while writing) is reported, never read as data.
  */
@@ -25,6 +29,7 @@ final class JournalFormat {
     static final byte LOAD = 'L';
     static final byte COMMAND = 'C';
     static final byte DIGEST = 'D';
+    static final byte FAULT = 'F';
     /**
      * The LOAD frame's layout: 1 = the fields up to the store kind; 2 = then this byte and the index
      * window; 3 = then the shard index, shard count and queue id floor. Fields are only ever

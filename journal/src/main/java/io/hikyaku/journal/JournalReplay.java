@@ -16,7 +16,9 @@ import java.util.Arrays;
  * Replays a journal into a fresh engine over an empty store and returns the state digest. Each LOAD
  * frame starts an engine over the store as the server did (the first over the empty store, later
  * ones reload what the commands before them wrote: a restart); each COMMAND frame is applied; each
- * DIGEST frame (a server stop) is compared with the replayed state there.
+ * DIGEST frame (a server stop) is compared with the replayed state there; each FAULT frame (a
+ * simulated store fault) makes the next command's writes fail as they failed when recorded
+ * ({@link ReplayedFaults}).
  *
  * <p>One engine shard's journal replays alone, into a store of its own: the engine is that shard
  * of the recorded count, loaded with the recorded queue id floor. On the server the other shards'
@@ -55,6 +57,7 @@ public final class JournalReplay {
      */
     public static Outcome replay(Path journal, java.util.function.Function<String, Store> storeFor) throws IOException {
         Store store = null;
+        ReplayedFaults faults = null;
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(journal), 1 << 16))) {
             byte[] head = in.readNBytes(JournalFormat.MAGIC.length + 1);
             if (head.length < JournalFormat.MAGIC.length + 1
@@ -108,12 +111,14 @@ public final class JournalReplay {
                     if (loads == 0) {
                         startedEmpty = empty;
                         store = storeFor.apply(storage);
+                        faults = new ReplayedFaults(store);
                         shard = loaded;
                     } else if (!loaded.equals(shard)) {
                         throw new IOException(journal + ": load " + (loads + 1) + " is shard " + loaded.index() + " of "
                                 + loaded.count() + ", the first was shard " + shard.index() + " of " + shard.count());
                     }
-                    engine = new QueueEngine(store, region, loadedAt, budget, window, shard, floor);
+                    faults.reloaded();
+                    engine = new QueueEngine(faults, region, loadedAt, budget, window, shard, floor);
                     engine.cooldowns(cooldowns);
                     loads++;
                 } else if (kind == JournalFormat.COMMAND) {
@@ -121,7 +126,14 @@ public final class JournalReplay {
                         throw new IOException(journal + ": a command before the first load frame");
                     }
                     engine.apply(CommandCodec.decode(payload));
+                    faults.commandDone();
                     commands++;
+                } else if (kind == JournalFormat.FAULT) {
+                    if (faults == null) {
+                        throw new IOException(journal + ": a fault before the first load frame");
+                    }
+                    DataInputStream p = new DataInputStream(new ByteArrayInputStream(payload));
+                    faults.arm(p.readInt(), p.readByte() == 1);
                 } else if (kind == JournalFormat.DIGEST) {
                     recorded = new DataInputStream(new ByteArrayInputStream(payload)).readUTF();
                     if (engine == null || !recorded.equals(engine.digest())) {

@@ -6,7 +6,6 @@ import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.command.CommandCodec;
 import io.hikyaku.engine.command.CommandSink;
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Appends every applied command of one engine (one engine shard: {@link JournalFiles}) to a journal
- * file ({@link JournalFormat}). Called under that engine's lock, so an append only encodes into a 256 KiB buffer; the buffer goes to the file when full and
+ * file ({@link JournalFormat}). Called on that engine's applier thread only, so an append only encodes into a 256 KiB buffer; the buffer goes to the file when full and
  * every {@link #FLUSH_MILLIS} ms from a daemon thread (page cache, no fsync: the journal is a record
  * for replay and diagnosis, not a durability mechanism; the store is). Closing flushes and fsyncs.
  *
@@ -70,8 +69,7 @@ public final class JournalWriter implements CommandSink, AutoCloseable {
         this.out = new DataOutputStream(new BufferedOutputStream(java.nio.channels.Channels.newOutputStream(channel),
                 256 * 1024));
         if (fresh) {
-            out.write(JournalFormat.MAGIC);
-            out.writeByte(JournalFormat.VERSION);
+            JournalFrames.header(out);
         }
         this.flusher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "journal-flush");
@@ -94,24 +92,7 @@ public final class JournalWriter implements CommandSink, AutoCloseable {
 
     @Override
     public synchronized void loaded(long loadedAt, QueueEngine engine) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream frame = new DataOutputStream(bytes)) {
-            frame.writeLong(loadedAt);
-            frame.writeLong(engine.indexBudget());
-            frame.writeByte(cooldowns ? 1 : 0);
-            frame.writeByte(engine.snapshot().isEmpty() ? 1 : 0);
-            frame.writeUTF(region);
-            frame.writeUTF(storage);
-            frame.writeByte(JournalFormat.LOAD_VERSION);
-            frame.writeLong(engine.indexWindow());
-            // What this shard's load read from data other shards write too: the ids they allocated.
-            frame.writeInt(engine.shard().index());
-            frame.writeInt(engine.shard().count());
-            frame.writeLong(engine.idFloor());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e); // a byte array does not fail
-        }
-        frame(JournalFormat.LOAD, bytes.toByteArray());
+        frame(JournalFormat.LOAD, JournalFrames.load(loadedAt, engine, region, cooldowns, storage));
     }
 
     @Override
@@ -132,13 +113,9 @@ public final class JournalWriter implements CommandSink, AutoCloseable {
         }
         try {
             String digest = engine.digest();
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            try (DataOutputStream frame = new DataOutputStream(bytes)) {
-                frame.writeUTF(digest);
-            }
-            frame(JournalFormat.DIGEST, bytes.toByteArray());
+            frame(JournalFormat.DIGEST, JournalFrames.digest(digest));
             LOG.info("journal {}: {} commands recorded, state digest at stop {}", path, commands, digest);
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             LOG.error("journal {}: the state digest at stop could not be recorded", path, e);
         }
         close(); // nothing follows the stop
@@ -149,9 +126,7 @@ public final class JournalWriter implements CommandSink, AutoCloseable {
             return;
         }
         try {
-            out.writeInt(payload.length + 1);
-            out.writeByte(kind);
-            out.write(payload);
+            JournalFrames.write(out, kind, payload);
         } catch (IOException e) {
             fail(e);
         }

@@ -156,7 +156,7 @@ public final class HikyakuServer implements AutoCloseable {
         Gauge.builder("hikyaku.requests.in.flight", state, ServerState::inFlight)
                 .description("Requests being served (parked long polls included)").register(m.registry());
         if (storeHealth != null) {
-            StoreMetrics.bind(m, storeHealth, rocks);
+            StoreMetrics.bind(m, storeHealth, service::storageProblem, rocks);
         }
         m.beforeScrape(new PushMeters(m.registry(), () -> push)::refresh); // per event source mapping
         io.hikyaku.server.sns.SnsMeters.bind(m.registry(), () -> sns);
@@ -349,8 +349,8 @@ public final class HikyakuServer implements AutoCloseable {
         this.metricsEndpoint = new MetricsEndpoint(metrics, security == null ? AuthMode.NONE : security.auth(),
                 security == null ? null : MetricsEndpoint.readToken(security.metricsTokenFile()));
         RequestDispatcher dispatcher = new RequestDispatcher(codec, service, contexts, state::serving,
-                () -> health == null || (node != null && !node.isReadyLeader()) ? null : health.problem() != null ? health.problem()
-                        : rocks == null ? null : rocks.corruption(), admin, authentication).observe(metrics, observers, Version.current())
+                () -> health == null || (node != null && !node.isReadyLeader()) ? null : service.storageProblem() != null
+                        ? service.storageProblem() : rocks == null ? null : rocks.corruption(), admin, authentication).observe(metrics, observers, Version.current())
                 .cloudWatch(cloudWatch).metricsEndpoint(metricsEndpoint).authorizeOn(authorizations)
                 .crossOrigin(security != null && security.auth() == io.hikyaku.identity.AuthMode.NONE
                         ? CrossOriginGuard.forAuthNone(security.allowedHosts(), config.host(), config.advertisedUrl()) : CrossOriginGuard.ORIGIN_ONLY)

@@ -2,47 +2,26 @@ package io.hikyaku.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hikyaku.engine.store.ForwardingStore;
-import io.hikyaku.engine.store.Keyspace;
-import io.hikyaku.engine.store.MemoryStore;
-import io.hikyaku.engine.store.Store;
-import io.hikyaku.engine.store.StoreBatch;
-import io.hikyaku.engine.store.StoreException;
 import io.hikyaku.protocol.HttpRequestData;
 import io.hikyaku.protocol.HttpResponseData;
 import io.hikyaku.server.http.CallContextFactory;
 import io.hikyaku.server.http.RequestDispatcher;
-import io.hikyaku.server.storage.StoreHealth;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** /health and /health/ready follow the store's write failures and the shutdown. */
+/** /health and /health/ready follow the service's storage problem (a failed write until the reload) and the shutdown. */
 class HealthTest {
 
-    final AtomicBoolean diskFull = new AtomicBoolean();
     final AtomicBoolean serving = new AtomicBoolean(true);
-    final StoreHealth store = new StoreHealth(new FlakyStore());
-
-    /** A memory store whose writes fail while {@link #diskFull} is set. */
-    final class FlakyStore extends ForwardingStore {
-        final MemoryStore memory = new MemoryStore();
-
-        @Override
-        protected Store delegate() {
-            return memory;
-        }
-
-        @Override
-        public CompletableFuture<Void> write(StoreBatch batch) {
-            return diskFull.get() ? CompletableFuture.failedFuture(new StoreException("No space left on device")) : memory.write(batch);
-        }
-    }
+    /** What the service reports (SqsService.storageProblem: the fence's cause, from a failed write to the reload). */
+    final AtomicReference<String> storageProblem = new AtomicReference<>();
 
     final RequestDispatcher dispatcher = new RequestDispatcher(new FakeCodec(), new FakeService(),
-            new CallContextFactory("000000000000", "us-east-1", null, "127.0.0.1", () -> 9324), serving::get, store::problem, null);
+            new CallContextFactory("000000000000", "us-east-1", null, "127.0.0.1", () -> 9324), serving::get,
+            storageProblem::get, null);
 
     HttpResponseData get(String path) {
         return dispatcher.dispatch(new HttpRequestData("GET", path, "", Map.of(), new byte[0]), "r", Runnable::run).response().join();
@@ -52,26 +31,18 @@ class HealthTest {
         return new String(r.body(), StandardCharsets.UTF_8);
     }
 
-    static StoreBatch aBatch() {
-        StoreBatch batch = new StoreBatch();
-        batch.put(Keyspace.META, new byte[] {1}, new byte[] {2});
-        return batch;
-    }
-
     @Test
-    void failingWritesMakeTheServerDegradedUntilAWriteSucceeds() {
+    void aStorageProblemMakesTheServerDegradedUntilItClears() {
         assertThat(get("/health").status()).isEqualTo(200);
         assertThat(body(get("/health"))).isEqualTo("{\"status\":\"ok\"}");
 
-        diskFull.set(true);
-        assertThat(store.write(aBatch())).isCompletedExceptionally();
+        storageProblem.set("No space left on device");
         HttpResponseData health = get("/health");
         assertThat(health.status()).isEqualTo(200); // alive: restarting would not help
         assertThat(body(health)).contains("\"status\":\"degraded\"").contains("No space left on device");
         assertThat(get("/health/ready").status()).isEqualTo(503);
 
-        diskFull.set(false);
-        assertThat(store.write(aBatch())).isCompleted();
+        storageProblem.set(null); // the recovery reloaded: commands pass again
         assertThat(body(get("/health"))).isEqualTo("{\"status\":\"ok\"}");
         assertThat(get("/health/ready").status()).isEqualTo(200);
     }

@@ -20,6 +20,7 @@ import io.hikyaku.engine.Ticked;
 import io.hikyaku.engine.VisibilityChange;
 import io.hikyaku.engine.store.MemoryStore;
 import io.hikyaku.engine.store.Store;
+import io.hikyaku.journal.MemoryJournal;
 import io.hikyaku.simulation.Model.Msg;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -86,6 +87,13 @@ final class Simulation {
     private final Map<String, QueueRef> refs = new HashMap<>();
     private final List<Handle> handles = new ArrayList<>();
     private final MessageDigest digest;
+    /**
+     * Every command applied, every load and every injected fault, in the journal's file format: a
+     * failing seed is written out and replayed with {@code hikyaku replay}. The store kind recorded
+     * is "rocksdb": the simulated store keeps its data as a disk store does (not ephemeral), so a
+     * replay runs over RocksDB or another non-ephemeral store.
+     */
+    private final MemoryJournal journal = new MemoryJournal(REGION, true, "rocksdb");
     /** The latest trace lines, shown with a failure. */
     private final java.util.ArrayDeque<String> recent = new java.util.ArrayDeque<>();
     private SimStore store;
@@ -118,7 +126,7 @@ final class Simulation {
     String run() {
         store = new SimStore(diskFactory.open());
         try {
-            engine = load();
+            engine = reload();
             createQueues();
             for (step = 0; step < steps; step++) {
                 now += rnd.nextInt(5) == 0 ? 0 : rnd.nextInt(1500); // equal stamps are fine
@@ -139,10 +147,16 @@ final class Simulation {
             for (Model.Queue q : model.queues.values()) {
                 checkQueue(q); // the final snapshot goes into the digest too
             }
+            journal.stopped(engine); // the state's digest, which the journal's replay must reach
         } finally {
             store.close();
         }
         return hex(digest.digest());
+    }
+
+    /** The run's journal so far (complete after {@link #run}, up to the failing command after a failure). */
+    MemoryJournal journal() {
+        return journal;
     }
 
     Stats stats() {
@@ -187,7 +201,7 @@ final class Simulation {
         }
         AttributeUpdate update = new AttributeUpdate(attrs, redrive, null);
         QueueInfo info = must("createQueue " + name,
-                () -> engine.createQueue(new CreateQueue(ACCOUNT, REGION, name, update, null, now)));
+                () -> apply(new Command.CreateQueue(new CreateQueue(ACCOUNT, REGION, name, update, null, now))));
         if (info == null) {
             throw fail("createQueue " + name + " failed without a fault");
         }
@@ -238,7 +252,10 @@ final class Simulation {
     private void maybeFault() {
         store.beginCommand();
         if (rnd.nextInt(25) == 0) {
-            store.arm(rnd.nextBoolean() ? SimStore.Fault.WRITE : SimStore.Fault.FSYNC, rnd.nextInt(2));
+            SimStore.Fault fault = rnd.nextBoolean() ? SimStore.Fault.WRITE : SimStore.Fault.FSYNC;
+            int skip = rnd.nextInt(2);
+            store.arm(fault, skip);
+            journal.fault(skip, fault == SimStore.Fault.FSYNC);
         }
     }
 
@@ -253,7 +270,7 @@ final class Simulation {
         }
         if (outcome.failed()) {
             store.resume();
-            engine = load();
+            engine = reload();
             trace("recovered", Boolean.toString(outcome.applied()));
         }
         return outcome.applied();
@@ -269,11 +286,11 @@ final class Simulation {
         List<SendResult> results = new ArrayList<>();
         try {
             if (count == 1) {
-                Durable<SendResult> one = engine.sendMessage(refs.get(q.name), entries.get(0), now);
+                Durable<SendResult> one = apply(new Command.SendMessage(refs.get(q.name), entries.get(0), now));
                 results.add(one.value());
                 d = one;
             } else {
-                Durable<List<BatchOutcome<SendResult>>> batch = engine.sendMessageBatch(refs.get(q.name), entries, now);
+                Durable<List<BatchOutcome<SendResult>>> batch = apply(new Command.SendMessageBatch(refs.get(q.name), entries, now));
                 for (BatchOutcome<SendResult> o : batch.value()) {
                     if (o.error() != null) {
                         throw fail("batch send entry refused: " + o.error().errorType() + " " + o.error().getMessage());
@@ -354,7 +371,7 @@ final class Simulation {
         maybeFault();
         Durable<List<ReceivedMessage>> d;
         try {
-            d = engine.receiveMessages(refs.get(q.name), new ReceiveMessages(max, vt, null, ++nonces, now));
+            d = apply(new Command.ReceiveMessage(refs.get(q.name), new ReceiveMessages(max, vt, null, ++nonces, now)));
         } catch (EngineException e) {
             throw fail("receive from " + q.name + " refused: " + e.errorType() + " " + e.getMessage());
         }
@@ -510,10 +527,10 @@ final class Simulation {
         List<EngineException> errors = new ArrayList<>();
         try {
             if (picked.size() == 1) {
-                d = engine.deleteMessage(refs.get(q.name), texts.get(0), now);
+                d = apply(new Command.DeleteMessage(refs.get(q.name), texts.get(0), now));
                 errors.add(null);
             } else {
-                Durable<List<BatchOutcome<Void>>> b = engine.deleteMessageBatch(refs.get(q.name), texts, now);
+                Durable<List<BatchOutcome<Void>>> b = apply(new Command.DeleteMessageBatch(refs.get(q.name), texts, now));
                 b.value().forEach(o -> errors.add(o.error()));
                 d = b;
             }
@@ -566,14 +583,14 @@ final class Simulation {
         List<EngineException> errors = new ArrayList<>();
         try {
             if (picked.size() == 1) {
-                d = engine.changeMessageVisibility(refs.get(q.name), picked.get(0).handle(), timeouts.get(0), now);
+                d = apply(new Command.ChangeVisibility(refs.get(q.name), picked.get(0).handle(), timeouts.get(0), now));
                 errors.add(null);
             } else {
                 List<VisibilityChange> changes = new ArrayList<>();
                 for (int i = 0; i < picked.size(); i++) {
                     changes.add(new VisibilityChange(picked.get(i).handle(), timeouts.get(i)));
                 }
-                Durable<List<BatchOutcome<Void>>> b = engine.changeMessageVisibilityBatch(refs.get(q.name), changes, now);
+                Durable<List<BatchOutcome<Void>>> b = apply(new Command.ChangeVisibilityBatch(refs.get(q.name), changes, now));
                 b.value().forEach(o -> errors.add(o.error()));
                 d = b;
             }
@@ -618,7 +635,7 @@ final class Simulation {
         Durable<Void> d = null;
         EngineException error = null;
         try {
-            d = engine.purgeQueue(refs.get(q.name), now);
+            d = apply(new Command.PurgeQueue(refs.get(q.name), now));
         } catch (EngineException e) {
             error = e;
         }
@@ -644,7 +661,8 @@ final class Simulation {
         maybeFault();
         Durable<Void> d;
         try {
-            d = engine.setQueueAttributes(refs.get(q.name), AttributeUpdate.of(Map.of(name, Integer.toString(value))), now);
+            d = apply(new Command.SetQueueAttributes(refs.get(q.name),
+                    AttributeUpdate.of(Map.of(name, Integer.toString(value))), now));
         } catch (EngineException e) {
             throw fail("SetQueueAttributes " + name + "=" + value + " refused: " + e.errorType());
         }
@@ -666,7 +684,7 @@ final class Simulation {
         now += jump;
         model.expireAll(now);
         maybeFault();
-        Ticked t = engine.tick(now);
+        Ticked t = apply(new Command.Tick(now)).value();
         settle(new Durable<>(null, t.written()));
         TreeSet<String> names = new TreeSet<>();
         t.queuesWithNewVisibleMessages().forEach(r -> names.add(r.name()));
@@ -676,12 +694,28 @@ final class Simulation {
     private void crash() {
         crashes++;
         store.disk(diskFactory.reopen(store.disk()));
-        engine = load();
+        engine = reload();
         trace("crash", Long.toString(now));
+    }
+
+    /** A new engine loaded from the store (a restart, or the recovery after a fault), journaled as a load. */
+    private QueueEngine reload() {
+        QueueEngine loaded = load();
+        journal.loaded(now, loaded);
+        return loaded;
     }
 
     private QueueEngine load() {
         return new QueueEngine(store, REGION, now);
+    }
+
+    /**
+     * Applies {@code command} through the engine's one door and journals it (before: a command
+     * that throws is in the journal too); a refusal is thrown as the {@link EngineException} it carries.
+     */
+    private <R> Durable<R> apply(Command<R> command) {
+        journal.applied(command);
+        return engine.apply(command).durable();
     }
 
     // ---- checks ------------------------------------------------------------------------------
@@ -689,7 +723,7 @@ final class Simulation {
     /** Exact counts and the exact set of visible messages (a pure peek), against the model. */
     private void checkQueue(Model.Queue q) {
         store.beginCommand();
-        engine.apply(new Command.Advance(refs.get(q.name), now)); // what is due by now, then a pure read
+        apply(new Command.Advance(refs.get(q.name), now)); // what is due by now, then a pure read
         QueueCounts c = engine.counts(refs.get(q.name));
         if (store.endCommand().failed()) {
             throw fail("a count wrote and failed with no fault armed");

@@ -1,6 +1,9 @@
 package io.hikyaku.simulation;
 
+import io.hikyaku.engine.store.ForwardingStore;
+import io.hikyaku.engine.store.MemoryStore;
 import io.hikyaku.engine.store.Store;
+import io.hikyaku.journal.JournalReplay;
 import io.hikyaku.store.rocksdb.Durability;
 import io.hikyaku.store.rocksdb.RocksDbStore;
 import java.io.IOException;
@@ -18,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>{@code -Dsim.seed=S} (first seed, default 1), {@code -Dsim.seeds=N} (default 1000),
  * {@code -Dsim.steps=K} (steps per run, default 100), {@code -Dsim.rocksdb.seeds=N} (seeds also run
- * over RocksDB, default 12).
+ * over RocksDB, default 12), {@code -Dsim.journal.seeds=N} (seeds whose journal is replayed, default 200).
+ * A failing seed leaves its journal in {@code target/simulation-journals/}.
  */
 class SimulationTest {
 
@@ -26,6 +30,7 @@ class SimulationTest {
     private static final int SEEDS = Integer.getInteger("sim.seeds", 1000);
     private static final int STEPS = Integer.getInteger("sim.steps", 100);
     private static final int ROCKS_SEEDS = Integer.getInteger("sim.rocksdb.seeds", 12);
+    private static final int JOURNAL_SEEDS = Integer.getInteger("sim.journal.seeds", 200);
 
     @Test
     void seedsOnMemoryStoreMatchTheModelAndReplayIdentically() {
@@ -87,11 +92,93 @@ class SimulationTest {
         };
     }
 
+    /**
+     * Every seed's journal (its commands, loads and injected faults) replays, through the journal's
+     * own replay ({@code hikyaku replay}'s), to the state the run ended in: the digest the run
+     * recorded at its end. Over a non-ephemeral store in memory for every seed of the run, and over
+     * RocksDB, the kind the journal names, for the first.
+     */
+    @Test
+    void everySeedsJournalReplaysToTheStateItsRunEndedIn(@TempDir Path dir) throws IOException {
+        int faulted = 0;
+        for (long seed = FIRST; seed < FIRST + Math.min(JOURNAL_SEEDS, SEEDS); seed++) {
+            Simulation sim = new Simulation(seed, STEPS, Simulation.Disk.memory());
+            runOrFail(seed, sim);
+            Path file = dir.resolve("seed-" + seed + ".journal");
+            sim.journal().writeTo(file);
+            JournalReplay.Outcome replayed = JournalReplay.replay(file, kind -> new DiskLikeMemoryStore());
+            if (!replayed.matches() || replayed.commands() != sim.journal().commands()) {
+                throw new AssertionError("seed " + seed + ": its journal (" + sim.journal().commands() + " commands, "
+                        + replayed.loads() + " loads) replayed to " + replayed.digest() + ", the run ended at "
+                        + replayed.recordedDigest() + " (" + replayed.mismatches() + " mismatches)\nreplay: " + replay(seed));
+            }
+            faulted += sim.stats().faults() > 0 ? 1 : 0;
+            if (seed == FIRST) {
+                Path rocks = dir.resolve("rocks-" + seed);
+                Store[] opened = new Store[1];
+                try {
+                    String[] kind = new String[1];
+                    JournalReplay.Outcome onRocks = JournalReplay.replay(file, k -> {
+                        kind[0] = k;
+                        return opened[0] = RocksDbStore.open(rocks, Durability.NONE);
+                    });
+                    if (!onRocks.matches() || !"rocksdb".equals(kind[0])) {
+                        throw new AssertionError("seed " + seed + ": over RocksDB its journal replayed to " + onRocks.digest()
+                                + ", the run ended at " + onRocks.recordedDigest());
+                    }
+                } finally {
+                    if (opened[0] != null) {
+                        opened[0].close();
+                    }
+                }
+                delete(rocks);
+            }
+            Files.delete(file);
+        }
+        if (Math.min(JOURNAL_SEEDS, SEEDS) >= 20 && faulted == 0) {
+            throw new AssertionError("no replayed seed had a store fault: the replay of faults went unchecked");
+        }
+    }
+
+    /** A memory store that keeps its data as a disk store does (not ephemeral), as the simulated store says of itself. */
+    private static final class DiskLikeMemoryStore extends ForwardingStore {
+        private final MemoryStore memory = new MemoryStore();
+
+        @Override
+        protected Store delegate() {
+            return memory;
+        }
+
+        @Override
+        public boolean isEphemeral() {
+            return false;
+        }
+    }
+
+    /**
+     * Runs {@code sim}; a failure names the seed and its replay command, and leaves the seed's
+     * journal (up to the failing command) in {@code target/simulation-journals/}, which
+     * {@code hikyaku replay --journal FILE} plays back.
+     */
     private static String runOrFail(long seed, Simulation sim) {
         try {
             return sim.run();
         } catch (AssertionError | RuntimeException e) {
-            throw new AssertionError("seed " + seed + " failed: " + e.getMessage() + "\nreplay: " + replay(seed), e);
+            throw new AssertionError("seed " + seed + " failed: " + e.getMessage() + "\nreplay: " + replay(seed)
+                    + journalOf(seed, sim), e);
+        }
+    }
+
+    private static String journalOf(long seed, Simulation sim) {
+        try {
+            Path dir = Path.of("target", "simulation-journals");
+            Files.createDirectories(dir);
+            Path file = dir.resolve("seed-" + seed + ".journal");
+            sim.journal().writeTo(file);
+            return "\njournal (" + sim.journal().commands() + " commands): " + file.toAbsolutePath()
+                    + " (./hikyaku replay --journal " + file.toAbsolutePath() + ")";
+        } catch (IOException | RuntimeException e) {
+            return "\n(the journal could not be written: " + e + ")";
         }
     }
 

@@ -1,5 +1,6 @@
 package io.hikyaku.bench.jmh;
 
+import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.ReceivedMessage;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -96,8 +97,8 @@ public class EngineBenchmarks {
     @Benchmark
     public Object send(Standard s) {
         EngineFixture f = s.f;
-        return f.engine.sendMessage(f.queue, new io.hikyaku.engine.SendMessage(EngineFixture.BODY, null, null, null,
-                null, null, "bench", f.messageId()), f.now()).value();
+        return f.engine.apply(new Command.SendMessage(f.queue, new io.hikyaku.engine.SendMessage(EngineFixture.BODY, null, null, null,
+                null, null, "bench", f.messageId()), f.now())).durable().value();
     }
 
     /** Receive of up to 10 with visibility 0, so the same messages stay receivable. */
@@ -112,14 +113,14 @@ public class EngineBenchmarks {
         EngineFixture f = s.f;
         f.send(EngineFixture.BODY, null);
         for (ReceivedMessage m : f.receive(1, 30)) {
-            bh.consume(f.engine.deleteMessage(f.queue, m.receiptHandle(), f.now()).value());
+            bh.consume(f.engine.apply(new Command.DeleteMessage(f.queue, m.receiptHandle(), f.now())).durable().value());
         }
     }
 
     @Benchmark
     public Object changeVisibility(InFlight s) {
         String handle = s.handles.get(s.next++ % s.handles.size());
-        return s.f.engine.changeMessageVisibility(s.f.queue, handle, 40_000, s.f.now()).value();
+        return s.f.engine.apply(new Command.ChangeVisibility(s.f.queue, handle, 40_000, s.f.now())).durable().value();
     }
 
     /**
@@ -131,7 +132,7 @@ public class EngineBenchmarks {
         EngineFixture f = s.f;
         List<ReceivedMessage> got = f.receive(10, 30);
         for (ReceivedMessage m : got) {
-            bh.consume(f.engine.deleteMessage(f.queue, m.receiptHandle(), f.now()).value());
+            bh.consume(f.engine.apply(new Command.DeleteMessage(f.queue, m.receiptHandle(), f.now())).durable().value());
             f.send(EngineFixture.BODY, m.groupId());
         }
     }

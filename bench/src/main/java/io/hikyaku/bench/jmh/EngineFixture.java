@@ -1,5 +1,6 @@
 package io.hikyaku.bench.jmh;
 
+import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.AttributeUpdate;
 import io.hikyaku.engine.CreateQueue;
 import io.hikyaku.engine.QueueEngine;
@@ -33,7 +34,7 @@ final class EngineFixture {
     EngineFixture(String name, Map<String, String> attributes, Store store) {
         engine = new QueueEngine(store, "us-east-1");
         queue = new QueueRef(ACCOUNT, name);
-        engine.createQueue(new CreateQueue(ACCOUNT, null, name, AttributeUpdate.of(attributes), null, now()));
+        engine.apply(new Command.CreateQueue(new CreateQueue(ACCOUNT, null, name, AttributeUpdate.of(attributes), null, now()))).durable();
     }
 
     long now() {
@@ -51,10 +52,10 @@ final class EngineFixture {
 
     void send(String body, String group) {
         String dedup = group == null ? null : messageId();
-        engine.sendMessage(queue, new SendMessage(body, null, null, null, group, dedup, "bench", messageId()), now());
+        engine.apply(new Command.SendMessage(queue, new SendMessage(body, null, null, null, group, dedup, "bench", messageId()), now())).durable();
     }
 
     List<ReceivedMessage> receive(int max, Integer visibility) {
-        return engine.receiveMessages(queue, new ReceiveMessages(max, visibility, null, nonce(), now())).value();
+        return engine.apply(new Command.ReceiveMessage(queue, new ReceiveMessages(max, visibility, null, nonce(), now()))).durable().value();
     }
 }

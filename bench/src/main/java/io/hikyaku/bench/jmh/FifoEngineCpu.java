@@ -1,5 +1,6 @@
 package io.hikyaku.bench.jmh;
 
+import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.AttributeUpdate;
 import io.hikyaku.engine.CreateQueue;
 import io.hikyaku.engine.QueueEngine;
@@ -44,10 +45,10 @@ public final class FifoEngineCpu {
         ThreadMXBean tm = ManagementFactory.getThreadMXBean();
         QueueEngine e = new QueueEngine(MemoryStore.forServing(), "us-east-1");
         QueueRef q = new QueueRef("000000000000", "bench.fifo");
-        e.createQueue(new CreateQueue("000000000000", null, "bench.fifo", AttributeUpdate.of(Map.of("FifoQueue", "true")), null, now()));
+        e.apply(new Command.CreateQueue(new CreateQueue("000000000000", null, "bench.fifo", AttributeUpdate.of(Map.of("FifoQueue", "true")), null, now()))).durable();
         String body = "x".repeat(256);
         for (int i = 0; i < 10_000; i++) {
-            e.sendMessage(q, new SendMessage(body, null, null, null, "g" + (i % 100), id(), "bench", id()), now());
+            e.apply(new Command.SendMessage(q, new SendMessage(body, null, null, null, "g" + (i % 100), id(), "bench", id()), now())).durable();
         }
         int rounds = Integer.parseInt(args[0]);
         for (int r = -2; r < rounds; r++) {
@@ -55,10 +56,10 @@ public final class FifoEngineCpu {
             long n = 0;
             while (n < 300_000) {
                 nonce = nonce * 6364136223846793005L + 1442695040888963407L;
-                List<ReceivedMessage> got = e.receiveMessages(q, new ReceiveMessages(10, 30, null, nonce, now())).value();
+                List<ReceivedMessage> got = e.apply(new Command.ReceiveMessage(q, new ReceiveMessages(10, 30, null, nonce, now()))).durable().value();
                 for (ReceivedMessage m : got) {
-                    e.deleteMessage(q, m.receiptHandle(), now());
-                    e.sendMessage(q, new SendMessage(body, null, null, null, m.groupId(), id(), "bench", id()), now());
+                    e.apply(new Command.DeleteMessage(q, m.receiptHandle(), now())).durable();
+                    e.apply(new Command.SendMessage(q, new SendMessage(body, null, null, null, m.groupId(), id(), "bench", id()), now())).durable();
                 }
                 n += got.size();
             }

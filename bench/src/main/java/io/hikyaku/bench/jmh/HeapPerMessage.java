@@ -1,5 +1,6 @@
 package io.hikyaku.bench.jmh;
 
+import io.hikyaku.engine.command.Command;
 import io.hikyaku.engine.AttributeUpdate;
 import io.hikyaku.engine.CreateQueue;
 import java.lang.management.ManagementFactory;
@@ -42,8 +43,8 @@ public final class HeapPerMessage {
         EngineFixture many = new EngineFixture("heap-queues-0", Map.of(), StubStore.discarding());
         long e = liveHeap();
         for (int i = 1; i <= queues; i++) {
-            many.engine.createQueue(new CreateQueue(EngineFixture.ACCOUNT, null, "heap-queues-" + i,
-                    AttributeUpdate.of(Map.of()), null, many.now()));
+            many.engine.apply(new Command.CreateQueue(new CreateQueue(EngineFixture.ACCOUNT, null, "heap-queues-" + i,
+                    AttributeUpdate.of(Map.of()), null, many.now()))).durable();
         }
         long f = liveHeap();
         System.out.printf("empty standard queue:      %.0f B per queue (%,d queues)%n", (f - e) / (double) queues, queues);

@@ -3,9 +3,9 @@ package io.hikyaku.engine.command;
 import io.hikyaku.engine.QueueEngine;
 
 /**
- * Where the sequencer that applies commands hands each one, in apply order (the journal). Every
- * call is made under the sequencer's engine lock, so an implementation must be quick (buffer, never
- * wait for a disk) and must not throw.
+ * Where the host that applies commands hands each one, in apply order (the journal, the simulator's
+ * record). Every call is made on the engine's applier thread, between commands, so an implementation
+ * must be quick (buffer, never wait for a disk) and must not throw.
  */
 public interface CommandSink {
 

@@ -5,20 +5,21 @@ import io.hikyaku.engine.store.Store;
 import io.hikyaku.engine.store.StoreBatch;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Passes every call through to the real store and remembers whether the latest write failed (disk
- * full, I/O error), so {@code /health} can say "degraded" while writes fail. After a failure the service refuses requests (503) until the
- * store's {@link #resume()} succeeds (it retries by itself: the store recovers once space returns);
- * the state clears then, or with the next write that succeeds.
+ * Passes every call through to the real store, and counts and logs the writes that fail (disk full,
+ * I/O error) for {@code /metrics}. Whether the server is degraded is not kept here: the api's fence
+ * records the failure that stops commands until the recovery has reloaded
+ * ({@code SqsService.storageProblem}, which {@code /health} reads), and the store its own refusal
+ * of writes until {@link #resume()}; a third copy here could only disagree with them.
  */
 public final class StoreHealth extends ForwardingStore {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(StoreHealth.class);
-    private final java.util.concurrent.atomic.AtomicLong failures = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
 
     private final Store store;
-    private volatile String problem;
 
     public StoreHealth(Store store) {
         this.store = store;
@@ -27,11 +28,6 @@ public final class StoreHealth extends ForwardingStore {
     /** Store writes that failed since start. */
     public long failures() {
         return failures.get();
-    }
-
-    /** Why writes are failing, or null when the latest write succeeded. */
-    public String problem() {
-        return problem;
     }
 
     @Override
@@ -44,30 +40,14 @@ public final class StoreHealth extends ForwardingStore {
         CompletableFuture<Void> written = store.write(batch);
         // Observe without wrapping: the caller gets the store's own future.
         written.whenComplete((ok, failure) -> {
-            if (failure == null) {
-                problem = null;
-            } else {
-                problem = describe(failure);
+            if (failure != null) {
                 failures.incrementAndGet();
-                LOG.warn("Store write failed: {}", problem, failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure);
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure;
+                LOG.warn("Store write failed: {}", cause.getMessage() == null ? cause.getClass().getSimpleName()
+                        : cause.getMessage(), cause);
             }
         });
         return written;
-    }
-
-    @Override
-    public boolean resume() {
-        boolean resumed = store.resume();
-        if (resumed) {
-            problem = null;
-        }
-        return resumed;
-    }
-
-    private static String describe(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        String message = cause.getMessage();
-        return message == null ? cause.getClass().getSimpleName() : message;
     }
 }

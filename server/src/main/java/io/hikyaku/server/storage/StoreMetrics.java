@@ -27,10 +27,14 @@ public final class StoreMetrics {
 
     private StoreMetrics() {}
 
-    public static void bind(HikyakuMetrics metrics, StoreHealth health, RocksDbStore rocks) {
+    /** {@code problem}: why the service refuses calls while the storage recovers, or null (SqsService.storageProblem). */
+    public static void bind(HikyakuMetrics metrics, StoreHealth health, java.util.function.Supplier<String> problem,
+                            RocksDbStore rocks) {
         MeterRegistry registry = metrics.registry();
-        Gauge.builder("hikyaku.store.healthy", health, h -> h.problem() == null ? 1 : 0)
-                .description("1 while store writes succeed, 0 while they fail (/health says degraded)").register(registry);
+        Gauge.builder("hikyaku.store.healthy", problem, p -> p.get() == null ? 1 : 0)
+                .strongReference(true) // the supplier is a lambda nobody else holds: a weak one would read NaN
+                .description("1 while store writes succeed, 0 from a failed write until the recovery has reloaded "
+                        + "(/health says degraded)").register(registry);
         FunctionCounter.builder("hikyaku.store.write.failures", health, StoreHealth::failures)
                 .description("Store writes that failed").register(registry);
         if (rocks == null) {
