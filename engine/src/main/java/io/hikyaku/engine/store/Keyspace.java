@@ -19,9 +19,10 @@ public enum Keyspace {
     MESSAGE_STATE,
     /**
      * FIFO deduplication entries and ReceiveRequestAttemptId results. Short-lived, by contract: an
-     * entry is worthless {@link #maxEntryLifetimeMillis()} after it was written, so a store may
-     * discard older entries wholesale (the RocksDB store drops whole files by age instead of
-     * compacting them). The engine only reads this keyspace when it loads, and ignores expired entries.
+     * entry is worthless {@link #maxEntryLifetimeMillis()} after it was written. The engine deletes
+     * every entry it wrote, by its own tick in command time; a store never drops entries by age (a
+     * wall-clock drop is a state a replica or a journal replay would not see). The engine only reads
+     * this keyspace when it loads, and ignores expired entries.
      */
     DEDUP(5 * 60_000L, false),
     /** Recently deleted queue names, purge timestamps, message move tasks. */
