@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.api.CallContext;
+import io.hikyaku.api.SendOnceKey;
 import io.hikyaku.api.SqsService;
 import io.hikyaku.protocol.ApiRequest;
 import io.hikyaku.protocol.WireProtocol;
@@ -23,11 +24,12 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Fires due schedules: on each {@link #tick} (every 100 ms in the server, by hand in tests) every enabled schedule
  * whose next fire time (plus its flexible-window offset) has come is sent to its queue through
- * {@link SqsService#invoke} in-process, then a {@code Fired} command records it. A FIFO target gets
- * {@code MessageDeduplicationId} = SHA-256(schedule ARN, scheduled time), so a crash between the send and the
- * record cannot deliver twice within SQS's 5-minute window; a standard queue can get the fire twice after such a
- * crash (at-least-once). Fires missed while the server was down: only the latest due one is sent.
- * The time comes from the injected clock; the state machine never reads it.
+ * {@link SqsService#invoke} in-process, then a {@code Fired} command records it. Each send is a send-once keyed by
+ * (schedule ARN, the schedule's generation, scheduled time) ({@link SendOnceKey}): the engine stores the message
+ * and the key's record in one batch and stores nothing for a repeat, so a crash between the send and the
+ * {@code Fired} record, and the send again after the restart, still deliver the fire exactly once. Fires missed
+ * while the server was down: only the latest due one is sent. The time comes from the injected clock; the state
+ * machine never reads it.
  */
 public final class ScheduleFirer {
 
@@ -55,7 +57,7 @@ public final class ScheduleFirer {
     }
 
     /** A due fire: which schedule, the scheduled time, the target, whether the schedule completes with it. */
-    record Due(String arn, long scheduled, String targetJson, boolean completes, boolean deleteAfter) { }
+    record Due(String arn, long generation, long scheduled, String targetJson, boolean completes, boolean deleteAfter) { }
 
     /** Sends every fire due now; returns how many were sent. */
     public synchronized int tick() {
@@ -136,7 +138,7 @@ public final class ScheduleFirer {
         }
         long next = e.nextAfter(t, from, zone);
         boolean completes = next < 0 || (d.endDate() != null && next > d.endDate());
-        return new Due(sc.arn, t, d.targetJson(), completes, d.actionAfterCompletion().equals("DELETE"));
+        return new Due(sc.arn, sc.generation, t, d.targetJson(), completes, d.actionAfterCompletion().equals("DELETE"));
     }
 
     /** The flexible window's offset: spread over the window from a hash of the ARN and the scheduled time. */
@@ -163,19 +165,24 @@ public final class ScheduleFirer {
         if (body.isEmpty()) {
             body = "{}";
         }
-        return sendTo(arn, body, t.path("SqsParameters").path("MessageGroupId").asText(null), d.arn(), scheduled);
+        return sendTo(arn, body, t.path("SqsParameters").path("MessageGroupId").asText(null),
+                new SendOnceKey(d.arn(), d.generation(), scheduled));
     }
 
-    private boolean sendTo(String queueArn, String body, String groupId, String scheduleArn, long scheduled) {
+    /**
+     * One SendMessage, as a send-once under {@code once}. A FIFO target gets its group id and no deduplication id:
+     * as at AWS, the queue's content-based deduplication applies (CreateSchedule refuses a FIFO queue without it).
+     */
+    private boolean sendTo(String queueArn, String body, String groupId, SendOnceKey once) {
         String[] a = queueArn.split(":");
         String account = a[4];
         String name = a[5];
         ObjectNode input = JSON.createObjectNode().put("QueueUrl", BASE_URL + "/" + account + "/" + name).put("MessageBody", body);
         if (name.endsWith(".fifo")) {
             input.put("MessageGroupId", groupId == null ? "default" : groupId);
-            input.put("MessageDeduplicationId", executionId(scheduleArn, scheduled));
         }
-        CallContext context = new CallContext(account, region, BASE_URL, null, "scheduler-" + requestIds.incrementAndGet());
+        CallContext context = new CallContext(account, region, BASE_URL, null, "scheduler-" + requestIds.incrementAndGet())
+                .withSendOnce(once);
         invocations.incrementAndGet();
         try {
             sqs.invoke(context, new ApiRequest("SendMessage", input, WireProtocol.JSON, true, "/")).get(10, TimeUnit.SECONDS);
@@ -194,11 +201,11 @@ public final class ScheduleFirer {
             ObjectNode note = JSON.createObjectNode().put("ScheduleArn", d.arn())
                     .put("ScheduledTime", Instant.ofEpochMilli(d.scheduled()).toString())
                     .put("ErrorMessage", "The target could not be invoked within the retry policy.");
-            sendTo(dlq.asText(), note.toString(), "scheduler", d.arn() + "#dlq", d.scheduled());
+            sendTo(dlq.asText(), note.toString(), null, new SendOnceKey(d.arn() + "#dead-letter", d.generation(), d.scheduled()));
         }
     }
 
-    /** SHA-256 hex of (schedule ARN, scheduled time): the FIFO deduplication id and the execution id. */
+    /** SHA-256 hex of (schedule ARN, scheduled time): the execution id ({@code <aws.scheduler.execution-id>}). */
     static String executionId(String arn, long scheduled) {
         return HexFormat.of().formatHex(sha256(arn + "@" + scheduled));
     }

@@ -43,7 +43,7 @@ public final class SchedulerService implements AutoCloseable {
                     org.slf4j.LoggerFactory.getLogger(SchedulerService.class).warn("A scheduler tick failed", e);
                 }
             }, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
-            return new SchedulerService(store, new SchedulerApi(store, clock), firer, ticker);
+            return new SchedulerService(store, new SchedulerApi(store, clock, new SqsTargetQueues(sqs, region)), firer, ticker);
         } catch (IOException e) {
             throw new UncheckedIOException("Schedules could not be loaded from " + dataDir, e);
         }

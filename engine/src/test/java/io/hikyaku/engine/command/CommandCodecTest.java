@@ -80,6 +80,9 @@ class CommandCodecTest {
         all.add(new Command.RemovePermission(Q, "label", NOW));
         all.add(new Command.SendMessage(Q, fullMessage(UNICODE), NOW));
         all.add(new Command.SendMessage(Q, bareMessage(), NOW));
+        all.add(new Command.SendOnce(Q, fullMessage(UNICODE), "arn:aws:scheduler:us-east-1:000000000000:schedule/default/s\u00e9",
+                7, Long.MAX_VALUE, NOW));
+        all.add(new Command.SendOnce(Q, bareMessage(), "", 0, -1, NOW));
         all.add(new Command.SendMessageBatch(Q, List.of(fullMessage("a"), bareMessage(), fullMessage(UNICODE)), NOW));
         all.add(new Command.SendMessageBatch(Q, List.of(), NOW));
         all.add(new Command.ReceiveMessage(Q, new ReceiveMessages(10, 43200, "attempt-\u00e9", Long.MIN_VALUE, NOW)));
