@@ -45,9 +45,9 @@ public final class ScheduleFirer {
     private final AtomicLong requestIds = new AtomicLong();
     /** Failed attempts per (schedule ARN, scheduled time): memory only, so a restart retries afresh. */
     private final Map<String, int[]> attempts = new HashMap<>();
-    final AtomicLong invocations = new AtomicLong();
-    final AtomicLong targetErrors = new AtomicLong();
-    final AtomicLong dropped = new AtomicLong();
+    /** Totals since start by AWS/Scheduler metric name ({@code /metrics}); per group they go to {@link #metrics}. */
+    private final Map<String, AtomicLong> totals = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile SchedulerMetrics metrics = SchedulerMetrics.NONE;
 
     public ScheduleFirer(SchedulerStore store, SqsService sqs, String region, Clock clock) {
         this.store = store;
@@ -75,9 +75,10 @@ public final class ScheduleFirer {
             if (failed != null && now < failed[1] * 1000L + backoffStart(key)) {
                 continue;
             }
+            count(d, SchedulerMetrics.INVOCATION_ATTEMPTS);
             boolean ok = send(d, d.targetJson(), d.scheduled(), failed == null ? 1 : failed[0] + 1);
             if (!ok) {
-                targetErrors.incrementAndGet();
+                count(d, SchedulerMetrics.TARGET_ERRORS);
                 JsonNode retry = read(d.targetJson()).path("RetryPolicy");
                 int max = retry.path("MaximumRetryAttempts").asInt(185);
                 long maxAge = retry.path("MaximumEventAgeInSeconds").asLong(86400) * 1000;
@@ -88,7 +89,7 @@ public final class ScheduleFirer {
                 if (a[0] <= max && now - d.scheduled() < maxAge) {
                     continue;
                 }
-                dropped.incrementAndGet();
+                count(d, SchedulerMetrics.INVOCATIONS_DROPPED);
                 deadLetter(d);
             }
             attempts.remove(key);
@@ -183,7 +184,6 @@ public final class ScheduleFirer {
         }
         CallContext context = new CallContext(account, region, BASE_URL, null, "scheduler-" + requestIds.incrementAndGet())
                 .withSendOnce(once);
-        invocations.incrementAndGet();
         try {
             sqs.invoke(context, new ApiRequest("SendMessage", input, WireProtocol.JSON, true, "/")).get(10, TimeUnit.SECONDS);
             return true;
@@ -201,7 +201,8 @@ public final class ScheduleFirer {
             ObjectNode note = JSON.createObjectNode().put("ScheduleArn", d.arn())
                     .put("ScheduledTime", Instant.ofEpochMilli(d.scheduled()).toString())
                     .put("ErrorMessage", "The target could not be invoked within the retry policy.");
-            sendTo(dlq.asText(), note.toString(), null, new SendOnceKey(d.arn() + "#dead-letter", d.generation(), d.scheduled()));
+            boolean sent = sendTo(dlq.asText(), note.toString(), null, new SendOnceKey(d.arn() + "#dead-letter", d.generation(), d.scheduled()));
+            count(d, sent ? SchedulerMetrics.SENT_TO_DEAD_LETTER : SchedulerMetrics.FAILED_TO_BE_SENT_TO_DEAD_LETTER);
         }
     }
 
@@ -226,9 +227,29 @@ public final class ScheduleFirer {
         }
     }
 
-    /** InvocationAttemptCount, TargetErrorCount, InvocationDroppedCount since start. */
+    /** Where each invocation's outcome is also counted per account and schedule group (CloudWatch's AWS/Scheduler). */
+    public void metrics(SchedulerMetrics sink) {
+        this.metrics = sink;
+    }
+
+    private void count(Due d, String metric) {
+        totals.computeIfAbsent(metric, m -> new AtomicLong()).incrementAndGet();
+        String[] arn = d.arn().split(":", 6); // ...:<account>:schedule/<group>/<name>
+        String[] path = arn[5].split("/");
+        try {
+            metrics.count(arn[4], path[1], metric);
+        } catch (RuntimeException e) {
+            // metrics are best-effort: a fire never fails for them
+        }
+    }
+
+    /** The totals since start, by AWS/Scheduler metric name ({@link SchedulerMetrics#NAMES}; 0 for none yet). */
     public Map<String, Long> counters() {
-        return Map.of("InvocationAttemptCount", invocations.get(), "TargetErrorCount", targetErrors.get(),
-                "InvocationDroppedCount", dropped.get());
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        for (String name : SchedulerMetrics.NAMES) {
+            AtomicLong v = totals.get(name);
+            out.put(name, v == null ? 0 : v.get());
+        }
+        return out;
     }
 }

@@ -53,8 +53,23 @@ public final class SchedulerService implements AutoCloseable {
         return api;
     }
 
+    /** How many schedules are stored, in every account. */
+    public int scheduleCount() {
+        try {
+            return store.read(SchedulerState::size);
+        } catch (SchedulerException e) {
+            return 0;
+        }
+    }
+
+    /** The AWS/Scheduler totals since start, by metric name. */
     public java.util.Map<String, Long> counters() {
         return firer.counters();
+    }
+
+    /** Where each invocation's outcome is counted per account and schedule group (the server: CloudWatch). */
+    public void metrics(SchedulerMetrics sink) {
+        firer.metrics(sink);
     }
 
     @Override

@@ -229,7 +229,12 @@ public final class SchedulerState {
         return out;
     }
 
-    List<Schedule> all() {
+    /** Schedules of every account. */
+    int size() {
+        return schedules.size();
+    }
+
+        List<Schedule> all() {
         return new ArrayList<>(schedules.values());
     }
 
