@@ -201,6 +201,7 @@ class CommandCodecTest {
 
     private static boolean containsBinary(Command c) {
         List<SendMessage> ms = c instanceof Command.SendMessage s ? List.of(s.message())
+                : c instanceof Command.SendOnce o ? List.of(o.message())
                 : c instanceof Command.SendMessageBatch b ? b.messages() : List.of();
         return ms.stream().anyMatch(m -> m.attributes() != null
                 && m.attributes().values().stream().anyMatch(MessageAttribute::isBinary));
@@ -210,6 +211,9 @@ class CommandCodecTest {
         if (c instanceof Command.SendMessageBatch b) {
             return new Command.SendMessageBatch(b.queue(), b.messages().stream().map(CommandCodecTest::noDigest).toList(),
                     b.now());
+        }
+        if (c instanceof Command.SendOnce o) {
+            return new Command.SendOnce(o.queue(), noDigest(o.message()), o.source(), o.generation(), o.position(), o.now());
         }
         return c;
     }
