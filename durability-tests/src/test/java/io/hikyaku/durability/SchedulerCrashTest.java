@@ -23,7 +23,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * Scheduler fires are exactly once across kill -9: hundreds of {@code at()} schedules come due in bursts (every
- * whole second for 20 s, into a standard and a content-deduplicated FIFO queue) while the real server is killed
+ * whole second for 15 s, 60 a second, into a standard and a content-deduplicated FIFO queue) while the real server is killed
  * with SIGKILL again and again, each time a little after a burst began (so inside a run of sends and their
  * records), and restarted on its data. Afterwards every schedule's message is in its queue exactly once: none
  * lost (a fire due while the server was down is sent after the restart), none twice (a fire sent before the kill
@@ -32,8 +32,8 @@ import software.amazon.awssdk.services.sqs.model.Message;
  */
 class SchedulerCrashTest {
 
-    private static final int SECONDS = 20;
-    private static final int PER_SECOND = 18;
+    private static final int SECONDS = 15;
+    private static final int PER_SECOND = 60;
     private static final String ROLE = "arn:aws:iam::000000000000:role/scheduler";
     private static final DateTimeFormatter AT = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss").withZone(ZoneOffset.UTC);
 
@@ -55,7 +55,7 @@ class SchedulerCrashTest {
             sqs.createQueue(b -> b.queueName("sched-crash"));
             sqs.createQueue(b -> b.queueName("sched-crash.fifo").attributesWithStrings(
                     Map.of("FifoQueue", "true", "ContentBasedDeduplication", "true")));
-            base = (System.currentTimeMillis() / 1000 + 8) * 1000; // creating them all takes a few seconds
+            base = (System.currentTimeMillis() / 1000 + 15) * 1000; // creating them all takes a few seconds
             for (int i = 0; i < SECONDS * PER_SECOND; i++) {
                 long due = base + (i / PER_SECOND) * 1000L;
                 boolean fifo = i % 3 == 0;
@@ -76,7 +76,7 @@ class SchedulerCrashTest {
         while (System.currentTimeMillis() < end) {
             // a little after the next whole second: inside the burst of sends that second's fires make
             long now = System.currentTimeMillis();
-            long killAt = (now / 1000 + 1) * 1000 + 15 + random.nextInt(200);
+            long killAt = (now / 1000 + 1) * 1000 + 5 + random.nextInt(150);
             Thread.sleep(Math.max(0, killAt - now));
             refusedRepeats += refusedRepeats(server.endpoint());
             server.kill();
