@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Fires due schedules: on each {@link #tick} (every 100 ms in the server, by hand in tests) every enabled schedule
  * whose next fire time (plus its flexible-window offset) has come is sent to its queue through
- * {@link SqsService#invoke} in-process, then a {@code Fired} command records it. Each send is a send-once keyed by
+ * {@link SqsService#invoke} in-process; after the tick's sends their {@code Fired} commands are recorded with one
+ * fsync. Each send is a send-once keyed by
  * (schedule ARN, the schedule's generation, scheduled time) ({@link SendOnceKey}): the engine stores the message
  * and the key's record in one batch and stores nothing for a repeat, so a crash between the send and the
  * {@code Fired} record, and the send again after the restart, still deliver the fire exactly once. Fires missed
@@ -69,6 +70,7 @@ public final class ScheduleFirer {
             return 0;
         }
         int sent = 0;
+        List<SchedulerCommand> fired = new java.util.ArrayList<>();
         for (Due d : due) {
             String key = d.arn() + "@" + d.scheduled();
             int[] failed = attempts.get(key);
@@ -94,12 +96,13 @@ public final class ScheduleFirer {
             }
             attempts.remove(key);
             backoffStarts.remove(key);
-            try {
-                store.apply(new SchedulerCommand.Fired(d.arn().split(":")[4], d.arn(), d.scheduled(), d.completes() && d.deleteAfter()));
-                sent += ok ? 1 : 0;
-            } catch (SchedulerException e) {
-                return sent; // the store is fenced: nothing more is recorded until a restart
-            }
+            fired.add(new SchedulerCommand.Fired(d.arn().split(":")[4], d.arn(), d.scheduled(), d.completes() && d.deleteAfter()));
+            sent += ok ? 1 : 0;
+        }
+        try {
+            store.applyAll(fired); // one fsync for the tick's records; a crash before it: the engine refuses the repeats
+        } catch (SchedulerException e) {
+            return 0; // the store is fenced: nothing is recorded until a restart
         }
         return sent;
     }
