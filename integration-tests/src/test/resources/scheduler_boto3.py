@@ -121,6 +121,12 @@ if mode == "all":
     a2 = sch.create_schedule(Name="idem-" + suffix, ScheduleExpression="rate(1 day)", FlexibleTimeWindow=OFF,
                              StartDate=datetime.datetime(2099, 1, 1, tzinfo=datetime.timezone.utc), Target=target, ClientToken="tok-" + suffix)
     assert a1["ScheduleArn"] == a2["ScheduleArn"]
+    # a FIFO target needs content-based deduplication (the Scheduler sends no deduplication id)
+    nurl = sqs.create_queue(QueueName="sch-nodedup-" + suffix + ".fifo", Attributes={"FifoQueue": "true"})["QueueUrl"]
+    narn = sqs.get_queue_attributes(QueueUrl=nurl, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    error(lambda: sch.create_schedule(Name="nodedup-" + suffix, ScheduleExpression="rate(1 day)", FlexibleTimeWindow=OFF,
+                                      Target={"Arn": narn, "RoleArn": ROLE, "SqsParameters": {"MessageGroupId": "g"}}),
+          "ValidationException", 400, "Invalid target Arn " + narn + ": a FIFO queue target must have ContentBasedDeduplication enabled.")
     # fires: a standard and a FIFO queue, at() 2 s ahead, DELETE after completion
     due, expr = at_in(2)
     sch.create_schedule(Name="fire-" + suffix, ScheduleExpression=expr, FlexibleTimeWindow=OFF, ActionAfterCompletion="DELETE",

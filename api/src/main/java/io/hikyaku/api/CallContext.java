@@ -17,19 +17,33 @@ package io.hikyaku.api;
  *                    session), the account id for an account root or without authentication
  * @param keyCaller   how the caller's use of a KMS key is authorized (SSE-KMS), or null when every use is
  *                    allowed (no authentication)
+ * @param sendOnce    for an in-process SendMessage only (the Scheduler's fires): the key that makes it a
+ *                    send-once ({@link SendOnceKey}); null for every request from the wire
  */
 public record CallContext(String accountId, String region, String baseUrl, String traceHeader, String requestId,
-                          String defaultAccountId, String senderId, io.hikyaku.api.sse.KeyCaller keyCaller) {
+                          String defaultAccountId, String senderId, io.hikyaku.api.sse.KeyCaller keyCaller,
+                          SendOnceKey sendOnce) {
 
     /** A caller without KMS authorization (every key use allowed; the key's state still counts). */
     public CallContext(String accountId, String region, String baseUrl, String traceHeader, String requestId,
                        String defaultAccountId, String senderId) {
-        this(accountId, region, baseUrl, traceHeader, requestId, defaultAccountId, senderId, null);
+        this(accountId, region, baseUrl, traceHeader, requestId, defaultAccountId, senderId, null, null);
+    }
+
+    /** A caller with its KMS authorization, sending as usual. */
+    public CallContext(String accountId, String region, String baseUrl, String traceHeader, String requestId,
+                       String defaultAccountId, String senderId, io.hikyaku.api.sse.KeyCaller keyCaller) {
+        this(accountId, region, baseUrl, traceHeader, requestId, defaultAccountId, senderId, keyCaller, null);
     }
 
     /** This context with the caller's KMS authorization. */
     public CallContext withKeyCaller(io.hikyaku.api.sse.KeyCaller caller) {
-        return new CallContext(accountId, region, baseUrl, traceHeader, requestId, defaultAccountId, senderId, caller);
+        return new CallContext(accountId, region, baseUrl, traceHeader, requestId, defaultAccountId, senderId, caller, sendOnce);
+    }
+
+    /** This context for a SendMessage that must happen at most once per {@code key}. */
+    public CallContext withSendOnce(SendOnceKey key) {
+        return new CallContext(accountId, region, baseUrl, traceHeader, requestId, defaultAccountId, senderId, keyCaller, key);
     }
 
     public CallContext {

@@ -51,7 +51,9 @@ final class MessageActions {
         SendMessage message = SendEntries.read(in, context, ids);
         MessageEncryption.Sealer sealer = sealer(queue, context);
         SendMessage stored = sealer == null ? message : sealer.seal(message);
-        return changeAndWake(queue, (engine, now) -> gate.<SendResult>apply(new Command.SendMessage(queue, stored, now)))
+        SendOnceKey once = context.sendOnce();
+        return changeAndWake(queue, (engine, now) -> gate.<SendResult>apply(once == null ? new Command.SendMessage(queue, stored, now)
+                        : new Command.SendOnce(queue, stored, once.source(), once.generation(), once.position(), now)))
                 .thenApply(result -> SendEntries.result(Json.object(), message, result));
     }
 

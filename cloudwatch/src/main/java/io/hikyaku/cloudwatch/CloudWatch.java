@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -175,6 +177,25 @@ public final class CloudWatch implements AutoCloseable {
     }
 
     /** Told every request's outcome (the sizes of sent messages). */
+    /**
+     * One datapoint of an AWS service's own metric that this server runs (e.g. AWS/Scheduler's
+     * InvocationAttemptCount), kept with the account's other non-SQS series (1-minute statistic sets, 24 hours),
+     * at the clock's minute, unit Count. Not through PutMetricData, which refuses {@code AWS/} namespaces. Best
+     * effort, as at AWS: when the account's or the server's series limit is reached the point is dropped.
+     */
+    public void recordServiceMetric(String accountId, String namespace, String metricName, Map<String, String> dimensions,
+                                    double value) {
+        List<MetricKey.Dimension> dims = new java.util.ArrayList<>();
+        dimensions.forEach((k, v) -> dims.add(new MetricKey.Dimension(k, v)));
+        long now = clock.millis();
+        try {
+            custom.record(accountId, List.of(new CustomMetrics.Point(new MetricKey(namespace, metricName, dims),
+                    MetricSampler.minuteOf(now), 1, value, value, value, "Count")), MetricSampler.minuteOf(now));
+        } catch (CloudWatchException limitReached) {
+            // dropped: CloudWatch metrics are best-effort (AWS says so of the Scheduler's too)
+        }
+    }
+
     public RequestObserver observer() {
         return sizes;
     }

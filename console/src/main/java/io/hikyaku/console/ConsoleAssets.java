@@ -30,6 +30,7 @@ public final class ConsoleAssets {
             "sqs-client.js", "text/javascript; charset=utf-8",
             "charts.js", "text/javascript; charset=utf-8",
             "alarms.js", "text/javascript; charset=utf-8",
+            "schedules.js", "text/javascript; charset=utf-8",
             "sigv4.js", "text/javascript; charset=utf-8");
 
     private final Map<String, byte[]> files = new LinkedHashMap<>();

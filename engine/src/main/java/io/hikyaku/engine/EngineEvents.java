@@ -8,7 +8,10 @@ public interface EngineEvents {
 
     EngineEvents NONE = new EngineEvents() { };
 
-    /** A FIFO send was accepted as a duplicate within the deduplication interval (nothing stored). */
+    /**
+     * A send was accepted as a duplicate (nothing stored): a FIFO send within the deduplication interval,
+     * or a {@code SendOnce} repeated (a Scheduler fire sent again after a crash).
+     */
     default void deduplicated(QueueRef queue) { }
 
     /** A message received too often moved from {@code source} to its dead-letter queue {@code deadLetterQueue}. */

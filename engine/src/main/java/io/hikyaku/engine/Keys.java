@@ -20,6 +20,8 @@ import java.nio.charset.StandardCharsets;
  * DEDUP         queueId(8) 'a' utf8(attempt id)    -> receive attempt entry
  * HOUSEKEEPING  'n' utf8(account) 0 utf8(name)     -> deleted-at of a recently deleted queue name
  * HOUSEKEEPING  't' utf8(task id)                  -> message move task
+ * HOUSEKEEPING  'o' utf8(account) 0 utf8(source)   -> send-once record of a source sending to that account's queues
+ *                                                    (overwritten per send; never read at load)
  * </pre>
  */
 final class Keys {
@@ -92,6 +94,13 @@ final class Keys {
         byte[] a = account.getBytes(StandardCharsets.UTF_8);
         byte[] n = name.getBytes(StandardCharsets.UTF_8);
         return ByteBuffer.allocate(2 + a.length + n.length).put((byte) 'n').put(a).put((byte) 0).put(n).array();
+    }
+
+    /** A {@code SendOnce} source's record: under the target queue's account, so its shard owns it. */
+    static byte[] sentOnce(String account, String source) {
+        byte[] a = account.getBytes(StandardCharsets.UTF_8);
+        byte[] s = source.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(2 + a.length + s.length).put((byte) 'o').put(a).put((byte) 0).put(s).array();
     }
 
     static byte[] task(String taskId) {

@@ -156,7 +156,9 @@ final class Loader {
             q.dedup.endLoad();
             budget.dedup += q.dedup.size();
         });
-        store.scan(Keyspace.HOUSEKEEPING, new byte[0], (k, v) -> {
+        // Deleted names and move tasks only ('n', 't'): send-once records ('o') are read by their sends
+        // alone, so a million of them cost a start-up nothing.
+        Store.EntryVisitor housekeeping = (k, v) -> {
             if (k[0] == 'n') {
                 String rest = new String(k, 1, k.length - 1, StandardCharsets.UTF_8);
                 int zero = rest.indexOf('\0');
@@ -171,7 +173,9 @@ final class Loader {
                 }
             }
             return true;
-        });
+        };
+        store.scan(Keyspace.HOUSEKEEPING, new byte[] {'n'}, housekeeping);
+        store.scan(Keyspace.HOUSEKEEPING, new byte[] {'t'}, housekeeping);
         byId.values().forEach(engine.queues::add);
         byId.values().forEach(engine.tails::register);
         // A first chunk of counting (keys only) at once: a short tail is exact from the start; a

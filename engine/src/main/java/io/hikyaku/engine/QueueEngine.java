@@ -605,6 +605,30 @@ public final class QueueEngine {
     }
 
     /**
+     * {@link Command.SendOnce}: a send, unless its source's record (one point read) shows it happened;
+     * the record is written in the message's batch, so the send and the record are durable together.
+     */
+    private Durable<SendResult> sendOnce(Command.SendOnce c) {
+        at(c.now());
+        QueueState q = queues.require(c.queue());
+        byte[] key = Keys.sentOnce(q.accountId, c.source());
+        byte[] seen = store.get(Keyspace.HOUSEKEEPING, key);
+        if (seen != null) {
+            SentOnce before = SentOnce.decode(seen);
+            if (before.covers(c.generation(), c.position())) {
+                events.deduplicated(q.ref());
+                return new Durable<>(new SendResult(before.messageId(), null), DONE);
+            }
+        }
+        touch(q, c.now());
+        checkRoom(q);
+        StoreBatch b = new StoreBatch();
+        SendResult r = sendOne(q, c.message(), c.now(), b, false);
+        b.put(Keyspace.HOUSEKEEPING, key, new SentOnce(c.generation(), c.position(), r.messageId()).encode());
+        return finish(q, b, r);
+    }
+
+    /**
      * SendMessageBatch: one store batch for all entries. Whole-request errors (FIFO entry without
      * MessageGroupId or without dedup id when needed) are thrown as InvalidParameterValue; per-entry
      * errors (e.g. size) come back in the list, in entry order.
@@ -1079,6 +1103,8 @@ public final class QueueEngine {
     private Durable<?> run(Command<?> command) {
         if (command instanceof Command.SendMessage c) {
             return sendMessage(c.queue(), c.message(), c.now());
+        } else if (command instanceof Command.SendOnce c) {
+            return sendOnce(c);
         } else if (command instanceof Command.ReceiveMessage c) {
             return receiveMessages(c.queue(), c.receive());
         } else if (command instanceof Command.DeleteMessage c) {

@@ -72,7 +72,7 @@ final class StateDigest {
                 return k.length == 9 && ownQueue(engine, java.nio.ByteBuffer.wrap(k, 1, 8).getLong());
             case HOUSEKEEPING:
                 String rest = new String(k, 1, k.length - 1, StandardCharsets.UTF_8);
-                if (k[0] == 'n') {
+                if (k[0] == 'n' || k[0] == 'o') { // a deleted name, a send-once record: by account
                     return shard.owns(rest.substring(0, Math.max(0, rest.indexOf('\0'))));
                 }
                 return k[0] == 't' && engine.tasks.byId.containsKey(rest);

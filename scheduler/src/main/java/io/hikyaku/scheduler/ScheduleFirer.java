@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.api.CallContext;
+import io.hikyaku.api.SendOnceKey;
 import io.hikyaku.api.SqsService;
 import io.hikyaku.protocol.ApiRequest;
 import io.hikyaku.protocol.WireProtocol;
@@ -23,11 +24,13 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Fires due schedules: on each {@link #tick} (every 100 ms in the server, by hand in tests) every enabled schedule
  * whose next fire time (plus its flexible-window offset) has come is sent to its queue through
- * {@link SqsService#invoke} in-process, then a {@code Fired} command records it. A FIFO target gets
- * {@code MessageDeduplicationId} = SHA-256(schedule ARN, scheduled time), so a crash between the send and the
- * record cannot deliver twice within SQS's 5-minute window; a standard queue can get the fire twice after such a
- * crash (at-least-once). Fires missed while the server was down: only the latest due one is sent.
- * The time comes from the injected clock; the state machine never reads it.
+ * {@link SqsService#invoke} in-process; after the tick's sends their {@code Fired} commands are recorded with one
+ * fsync. Each send is a send-once keyed by
+ * (schedule ARN, the schedule's generation, scheduled time) ({@link SendOnceKey}): the engine stores the message
+ * and the key's record in one batch and stores nothing for a repeat, so a crash between the send and the
+ * {@code Fired} record, and the send again after the restart, still deliver the fire exactly once. Fires missed
+ * while the server was down: only the latest due one is sent. The time comes from the injected clock; the state
+ * machine never reads it.
  */
 public final class ScheduleFirer {
 
@@ -43,9 +46,9 @@ public final class ScheduleFirer {
     private final AtomicLong requestIds = new AtomicLong();
     /** Failed attempts per (schedule ARN, scheduled time): memory only, so a restart retries afresh. */
     private final Map<String, int[]> attempts = new HashMap<>();
-    final AtomicLong invocations = new AtomicLong();
-    final AtomicLong targetErrors = new AtomicLong();
-    final AtomicLong dropped = new AtomicLong();
+    /** Totals since start by AWS/Scheduler metric name ({@code /metrics}); per group they go to {@link #metrics}. */
+    private final Map<String, AtomicLong> totals = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile SchedulerMetrics metrics = SchedulerMetrics.NONE;
 
     public ScheduleFirer(SchedulerStore store, SqsService sqs, String region, Clock clock) {
         this.store = store;
@@ -55,7 +58,7 @@ public final class ScheduleFirer {
     }
 
     /** A due fire: which schedule, the scheduled time, the target, whether the schedule completes with it. */
-    record Due(String arn, long scheduled, String targetJson, boolean completes, boolean deleteAfter) { }
+    record Due(String arn, long generation, long scheduled, String targetJson, boolean completes, boolean deleteAfter) { }
 
     /** Sends every fire due now; returns how many were sent. */
     public synchronized int tick() {
@@ -67,15 +70,17 @@ public final class ScheduleFirer {
             return 0;
         }
         int sent = 0;
+        List<SchedulerCommand> fired = new java.util.ArrayList<>();
         for (Due d : due) {
             String key = d.arn() + "@" + d.scheduled();
             int[] failed = attempts.get(key);
             if (failed != null && now < failed[1] * 1000L + backoffStart(key)) {
                 continue;
             }
+            count(d, SchedulerMetrics.INVOCATION_ATTEMPTS);
             boolean ok = send(d, d.targetJson(), d.scheduled(), failed == null ? 1 : failed[0] + 1);
             if (!ok) {
-                targetErrors.incrementAndGet();
+                count(d, SchedulerMetrics.TARGET_ERRORS);
                 JsonNode retry = read(d.targetJson()).path("RetryPolicy");
                 int max = retry.path("MaximumRetryAttempts").asInt(185);
                 long maxAge = retry.path("MaximumEventAgeInSeconds").asLong(86400) * 1000;
@@ -86,17 +91,18 @@ public final class ScheduleFirer {
                 if (a[0] <= max && now - d.scheduled() < maxAge) {
                     continue;
                 }
-                dropped.incrementAndGet();
+                count(d, SchedulerMetrics.INVOCATIONS_DROPPED);
                 deadLetter(d);
             }
             attempts.remove(key);
             backoffStarts.remove(key);
-            try {
-                store.apply(new SchedulerCommand.Fired(d.arn().split(":")[4], d.arn(), d.scheduled(), d.completes() && d.deleteAfter()));
-                sent += ok ? 1 : 0;
-            } catch (SchedulerException e) {
-                return sent; // the store is fenced: nothing more is recorded until a restart
-            }
+            fired.add(new SchedulerCommand.Fired(d.arn().split(":")[4], d.arn(), d.scheduled(), d.completes() && d.deleteAfter()));
+            sent += ok ? 1 : 0;
+        }
+        try {
+            store.applyAll(fired); // one fsync for the tick's records; a crash before it: the engine refuses the repeats
+        } catch (SchedulerException e) {
+            return 0; // the store is fenced: nothing is recorded until a restart
         }
         return sent;
     }
@@ -136,7 +142,7 @@ public final class ScheduleFirer {
         }
         long next = e.nextAfter(t, from, zone);
         boolean completes = next < 0 || (d.endDate() != null && next > d.endDate());
-        return new Due(sc.arn, t, d.targetJson(), completes, d.actionAfterCompletion().equals("DELETE"));
+        return new Due(sc.arn, sc.generation, t, d.targetJson(), completes, d.actionAfterCompletion().equals("DELETE"));
     }
 
     /** The flexible window's offset: spread over the window from a hash of the ARN and the scheduled time. */
@@ -163,20 +169,24 @@ public final class ScheduleFirer {
         if (body.isEmpty()) {
             body = "{}";
         }
-        return sendTo(arn, body, t.path("SqsParameters").path("MessageGroupId").asText(null), d.arn(), scheduled);
+        return sendTo(arn, body, t.path("SqsParameters").path("MessageGroupId").asText(null),
+                new SendOnceKey(d.arn(), d.generation(), scheduled));
     }
 
-    private boolean sendTo(String queueArn, String body, String groupId, String scheduleArn, long scheduled) {
+    /**
+     * One SendMessage, as a send-once under {@code once}. A FIFO target gets its group id and no deduplication id:
+     * as at AWS, the queue's content-based deduplication applies (CreateSchedule refuses a FIFO queue without it).
+     */
+    private boolean sendTo(String queueArn, String body, String groupId, SendOnceKey once) {
         String[] a = queueArn.split(":");
         String account = a[4];
         String name = a[5];
         ObjectNode input = JSON.createObjectNode().put("QueueUrl", BASE_URL + "/" + account + "/" + name).put("MessageBody", body);
         if (name.endsWith(".fifo")) {
             input.put("MessageGroupId", groupId == null ? "default" : groupId);
-            input.put("MessageDeduplicationId", executionId(scheduleArn, scheduled));
         }
-        CallContext context = new CallContext(account, region, BASE_URL, null, "scheduler-" + requestIds.incrementAndGet());
-        invocations.incrementAndGet();
+        CallContext context = new CallContext(account, region, BASE_URL, null, "scheduler-" + requestIds.incrementAndGet())
+                .withSendOnce(once);
         try {
             sqs.invoke(context, new ApiRequest("SendMessage", input, WireProtocol.JSON, true, "/")).get(10, TimeUnit.SECONDS);
             return true;
@@ -194,11 +204,12 @@ public final class ScheduleFirer {
             ObjectNode note = JSON.createObjectNode().put("ScheduleArn", d.arn())
                     .put("ScheduledTime", Instant.ofEpochMilli(d.scheduled()).toString())
                     .put("ErrorMessage", "The target could not be invoked within the retry policy.");
-            sendTo(dlq.asText(), note.toString(), "scheduler", d.arn() + "#dlq", d.scheduled());
+            boolean sent = sendTo(dlq.asText(), note.toString(), null, new SendOnceKey(d.arn() + "#dead-letter", d.generation(), d.scheduled()));
+            count(d, sent ? SchedulerMetrics.SENT_TO_DEAD_LETTER : SchedulerMetrics.FAILED_TO_BE_SENT_TO_DEAD_LETTER);
         }
     }
 
-    /** SHA-256 hex of (schedule ARN, scheduled time): the FIFO deduplication id and the execution id. */
+    /** SHA-256 hex of (schedule ARN, scheduled time): the execution id ({@code <aws.scheduler.execution-id>}). */
     static String executionId(String arn, long scheduled) {
         return HexFormat.of().formatHex(sha256(arn + "@" + scheduled));
     }
@@ -219,9 +230,29 @@ public final class ScheduleFirer {
         }
     }
 
-    /** InvocationAttemptCount, TargetErrorCount, InvocationDroppedCount since start. */
+    /** Where each invocation's outcome is also counted per account and schedule group (CloudWatch's AWS/Scheduler). */
+    public void metrics(SchedulerMetrics sink) {
+        this.metrics = sink;
+    }
+
+    private void count(Due d, String metric) {
+        totals.computeIfAbsent(metric, m -> new AtomicLong()).incrementAndGet();
+        String[] arn = d.arn().split(":", 6); // ...:<account>:schedule/<group>/<name>
+        String[] path = arn[5].split("/");
+        try {
+            metrics.count(arn[4], path[1], metric);
+        } catch (RuntimeException e) {
+            // metrics are best-effort: a fire never fails for them
+        }
+    }
+
+    /** The totals since start, by AWS/Scheduler metric name ({@link SchedulerMetrics#NAMES}; 0 for none yet). */
     public Map<String, Long> counters() {
-        return Map.of("InvocationAttemptCount", invocations.get(), "TargetErrorCount", targetErrors.get(),
-                "InvocationDroppedCount", dropped.get());
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        for (String name : SchedulerMetrics.NAMES) {
+            AtomicLong v = totals.get(name);
+            out.put(name, v == null ? 0 : v.get());
+        }
+        return out;
     }
 }

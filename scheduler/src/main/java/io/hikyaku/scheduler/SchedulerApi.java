@@ -29,14 +29,22 @@ public final class SchedulerApi {
     static final Pattern NAME = Pattern.compile("[0-9a-zA-Z-_.]{1,64}");
     static final Pattern TOKEN = Pattern.compile("[a-zA-Z0-9-_]{1,64}");
     static final Pattern QUEUE_ARN = Pattern.compile("arn:aws:sqs:[a-z0-9-]+:(\\d{12}):([A-Za-z0-9_-]{1,80}(\\.fifo)?)");
+    /** DeadLetterConfig.Arn as AWS's model writes it: no {@code .fifo} name fits. */
+    static final Pattern DLQ_ARN = Pattern.compile("^arn:aws(-[a-z]+)?:sqs:[a-z0-9\\-]+:\\d{12}:[a-zA-Z0-9\\-_]+$");
     static final Pattern ROLE_ARN = Pattern.compile("arn:aws:iam::(\\d{12}):role/[\\w+=,.@/-]{1,512}");
 
     private final SchedulerStore store;
     private final Clock clock;
+    private final TargetQueues targets;
 
     public SchedulerApi(SchedulerStore store, Clock clock) {
+        this(store, clock, TargetQueues.UNKNOWN);
+    }
+
+    public SchedulerApi(SchedulerStore store, Clock clock, TargetQueues targets) {
         this.store = store;
         this.clock = clock;
+        this.targets = targets;
     }
 
     public HttpResponseData handle(HttpRequestData request, String account) {
@@ -124,6 +132,7 @@ public final class SchedulerApi {
         switch (op) {
             case "CreateSchedule", "UpdateSchedule" -> {
                 ScheduleDefinition d = definition(last, body, account);
+                checkFifoDeduplication(d);
                 String arn = store.apply(new SchedulerCommand.PutSchedule(account, null, op.equals("CreateSchedule"), d, now));
                 return JSON.createObjectNode().put("ScheduleArn", arn);
             }
@@ -353,6 +362,19 @@ public final class SchedulerApi {
                 b.path("KmsKeyArn").asText(null), target.toString(), token(b.path("ClientToken").asText(null)));
     }
 
+    /**
+     * A FIFO target must have content-based deduplication (AWS's SqsParameters rule: the Scheduler sends no
+     * deduplication id). A queue that does not exist (yet) is not refused: AWS does not look at the target at
+     * create; its fires fail until it exists. AWS's text for this refusal was not recorded: the wording is Hikyaku's.
+     */
+    private void checkFifoDeduplication(ScheduleDefinition d) throws SchedulerException {
+        String arn = targetArn(d);
+        if (arn.endsWith(".fifo") && Boolean.FALSE.equals(targets.contentBasedDeduplication(arn))) {
+            throw SchedulerException.validation("Invalid target Arn " + arn
+                    + ": a FIFO queue target must have ContentBasedDeduplication enabled.");
+        }
+    }
+
     private static void checkTarget(JsonNode t, String account) throws SchedulerException {
         String arn = t.path("Arn").asText(null);
         String role = t.path("RoleArn").asText(null);
@@ -390,8 +412,10 @@ public final class SchedulerApi {
             }
         }
         JsonNode dlq = t.path("DeadLetterConfig").get("Arn");
-        if (dlq != null && !QUEUE_ARN.matcher(dlq.asText()).matches()) {
-            throw SchedulerException.validation("Invalid DeadLetterConfig Arn " + dlq.asText() + ": it must be an SQS queue ARN.");
+        if (dlq != null && !DLQ_ARN.matcher(dlq.asText()).matches()) { // a standard queue: AWS takes no FIFO DLQ
+            throw SchedulerException.validation("1 validation error detected: Value '" + dlq.asText()
+                    + "' at 'target.deadLetterConfig.arn' failed to satisfy constraint: Member must satisfy regular expression pattern: "
+                    + DLQ_ARN.pattern());
         }
     }
 

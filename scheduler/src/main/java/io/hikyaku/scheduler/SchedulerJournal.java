@@ -63,14 +63,23 @@ public final class SchedulerJournal implements AutoCloseable {
     }
 
     public void append(SchedulerCommand command) throws IOException {
-        if (channel == null) {
+        appendAll(List.of(command));
+    }
+
+    /** Appends the commands in order and forces them once (a tick's fire records: one fsync for all). */
+    public void appendAll(List<SchedulerCommand> commands) throws IOException {
+        if (channel == null || commands.isEmpty()) {
             return;
         }
-        byte[] line = (JSON.writeValueAsString(command) + "\n").getBytes(StandardCharsets.UTF_8);
-        if (line.length > MAX_LINE_BYTES) {
-            throw new IOException("a Scheduler command of " + line.length + " bytes exceeds the log's line limit");
+        java.io.ByteArrayOutputStream lines = new java.io.ByteArrayOutputStream();
+        for (SchedulerCommand command : commands) {
+            byte[] line = (JSON.writeValueAsString(command) + "\n").getBytes(StandardCharsets.UTF_8);
+            if (line.length > MAX_LINE_BYTES) {
+                throw new IOException("a Scheduler command of " + line.length + " bytes exceeds the log's line limit");
+            }
+            lines.write(line);
         }
-        ByteBuffer buffer = ByteBuffer.wrap(line);
+        ByteBuffer buffer = ByteBuffer.wrap(lines.toByteArray());
         while (buffer.hasRemaining()) {
             channel.write(buffer);
         }

@@ -43,7 +43,7 @@ public final class SchedulerService implements AutoCloseable {
                     org.slf4j.LoggerFactory.getLogger(SchedulerService.class).warn("A scheduler tick failed", e);
                 }
             }, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
-            return new SchedulerService(store, new SchedulerApi(store, clock), firer, ticker);
+            return new SchedulerService(store, new SchedulerApi(store, clock, new SqsTargetQueues(sqs, region)), firer, ticker);
         } catch (IOException e) {
             throw new UncheckedIOException("Schedules could not be loaded from " + dataDir, e);
         }
@@ -53,8 +53,23 @@ public final class SchedulerService implements AutoCloseable {
         return api;
     }
 
+    /** How many schedules are stored, in every account. */
+    public int scheduleCount() {
+        try {
+            return store.read(SchedulerState::size);
+        } catch (SchedulerException e) {
+            return 0;
+        }
+    }
+
+    /** The AWS/Scheduler totals since start, by metric name. */
     public java.util.Map<String, Long> counters() {
         return firer.counters();
+    }
+
+    /** Where each invocation's outcome is counted per account and schedule group (the server: CloudWatch). */
+    public void metrics(SchedulerMetrics sink) {
+        firer.metrics(sink);
     }
 
     @Override

@@ -30,6 +30,7 @@ public final class SchedulerState {
     private final TreeMap<String, ScheduleGroup> groups = new TreeMap<>(); // "account/group"
     private final TreeMap<String, Schedule> schedules = new TreeMap<>(); // "account/group/name"
     private final Map<String, int[]> counts = new TreeMap<>(); // account -> {schedules, groups}
+    private long creates; // schedules ever created: each one's generation
 
     public SchedulerState(String region) {
         this.region = region;
@@ -149,7 +150,7 @@ public final class SchedulerState {
                 throw new SchedulerException("ServiceQuotaExceededException", 402,
                         "The number of schedules exceeds the quota of " + MAX_SCHEDULES_PER_ACCOUNT + ".");
             }
-            Schedule s = new Schedule(scheduleArn(c.account(), d.group(), d.name()), c.account(), d, c.atMillis());
+            Schedule s = new Schedule(scheduleArn(c.account(), d.group(), d.name()), c.account(), d, c.atMillis(), ++creates);
             schedules.put(key, s);
             n[0]++;
             return s.arn;
@@ -228,7 +229,12 @@ public final class SchedulerState {
         return out;
     }
 
-    List<Schedule> all() {
+    /** Schedules of every account. */
+    int size() {
+        return schedules.size();
+    }
+
+        List<Schedule> all() {
         return new ArrayList<>(schedules.values());
     }
 
@@ -247,7 +253,8 @@ public final class SchedulerState {
         });
         ObjectNode ss = root.putObject("schedules");
         schedules.forEach((k, s) -> ss.putObject(k).put("created", s.created).put("modified", s.modified)
-                .put("lastFired", s.lastFired).set("definition", JSON.valueToTree(s.definition)));
+                .put("lastFired", s.lastFired).put("generation", s.generation).set("definition", JSON.valueToTree(s.definition)));
+        root.put("creates", creates);
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
                     .digest(root.toString().getBytes(StandardCharsets.UTF_8)));

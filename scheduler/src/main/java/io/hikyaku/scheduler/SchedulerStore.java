@@ -47,6 +47,31 @@ public final class SchedulerStore implements AutoCloseable {
         return result;
     }
 
+    /**
+     * Applies each command (one that refuses is left out) and appends those applied with one force: the fire
+     * records of a tick. A failed append fences the store, as {@link #apply} does.
+     */
+    public synchronized void applyAll(java.util.List<SchedulerCommand> commands) throws SchedulerException {
+        if (fenced != null) {
+            throw new SchedulerException("InternalServerException", 500, "The Scheduler store failed; restart the server to reload it");
+        }
+        java.util.List<SchedulerCommand> applied = new java.util.ArrayList<>();
+        for (SchedulerCommand c : commands) {
+            try {
+                state.apply(c);
+                applied.add(c);
+            } catch (SchedulerException refused) {
+                // refused before it changed anything: not written
+            }
+        }
+        try {
+            journal.appendAll(applied);
+        } catch (IOException e) {
+            fenced = e;
+            throw new SchedulerException("InternalServerException", 500, "The Scheduler store failed; restart the server to reload it");
+        }
+    }
+
     public synchronized <T> T read(Reader<T> reader) throws SchedulerException {
         return reader.read(state);
     }

@@ -45,6 +45,7 @@ class ScheduleFirerTest {
 
     static final class RecordingSqs implements SqsService {
         final List<ObjectNode> sent = new ArrayList<>();
+        final List<CallContext> contexts = new ArrayList<>();
         boolean fail;
 
         @Override
@@ -57,6 +58,7 @@ class ScheduleFirerTest {
                 return CompletableFuture.failedFuture(new RuntimeException("queue down"));
             }
             sent.add(request.input().deepCopy());
+            contexts.add(context);
             return CompletableFuture.completedFuture(new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode());
         }
     }
@@ -92,7 +94,7 @@ class ScheduleFirerTest {
     }
 
     @Test
-    void fifoTargetGetsGroupAndADedupIdOfScheduleAndTime() throws Exception {
+    void everyFireIsASendOnceOfScheduleGenerationAndTimeAndAFifoTargetGetsItsGroupAndNoDedupId() throws Exception {
         ManualClock clock = new ManualClock(Instant.parse("2027-01-01T00:00:00Z").toEpochMilli());
         SchedulerStore store = SchedulerStore.open("us-east-1", new SchedulerJournal(null));
         RecordingSqs sqs = new RecordingSqs();
@@ -103,10 +105,16 @@ class ScheduleFirerTest {
         assertThat(firer.tick()).isEqualTo(1);
         assertThat(sqs.sent).hasSize(2);
         assertThat(sqs.sent.get(0).path("MessageGroupId").asText()).isEqualTo("g1");
-        assertThat(sqs.sent.get(1).path("MessageDeduplicationId").asText())
-                .isEqualTo(ScheduleFirer.executionId(arn, clock.now));
+        assertThat(sqs.sent.get(1).has("MessageDeduplicationId")).isFalse(); // the queue's content-based dedup, as AWS
+        assertThat(sqs.contexts.get(1).sendOnce()).isEqualTo(new io.hikyaku.api.SendOnceKey(arn, 1, clock.now));
+        store.apply(new SchedulerCommand.DeleteSchedule(ACCOUNT, "default", "r"));
+        String again = store.apply(new SchedulerCommand.PutSchedule(ACCOUNT, null, true, def("r", "rate(1 minute)", FIFO, "NONE", 0), clock.now));
+        assertThat(again).isEqualTo(arn);
+        assertThat(firer.tick()).isEqualTo(1); // the same ARN created again: a new generation, not a repeat
+        assertThat(sqs.contexts.get(2).sendOnce()).isEqualTo(new io.hikyaku.api.SendOnceKey(arn, 2, clock.now));
         clock.now += 10 * 60_000 + 5; // ten missed fires: only the latest is sent
         assertThat(firer.tick()).isEqualTo(1);
+        assertThat(sqs.sent).hasSize(4);
         assertThat(firer.tick()).isZero();
     }
 

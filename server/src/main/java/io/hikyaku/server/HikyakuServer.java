@@ -160,6 +160,7 @@ public final class HikyakuServer implements AutoCloseable {
         }
         m.beforeScrape(new PushMeters(m.registry(), () -> push)::refresh); // per event source mapping
         io.hikyaku.server.sns.SnsMeters.bind(m.registry(), () -> sns);
+        io.hikyaku.server.scheduler.SchedulerMeters.bind(m.registry(), () -> scheduler);
         return m;
     }
 
@@ -295,6 +296,9 @@ public final class HikyakuServer implements AutoCloseable {
                         config.advertisedUrl(), security != null && security.auth() == io.hikyaku.identity.AuthMode.SIGV4);
                 server.scheduler = io.hikyaku.scheduler.SchedulerService.start(server.service,
                         config.storage() == StorageMode.MEMORY ? null : config.dataDir(), config.region(), config.clock());
+                if (server.cloudWatch != null) { // invocation outcomes as AWS/Scheduler metrics
+                    server.scheduler.metrics(new io.hikyaku.server.scheduler.SchedulerCloudWatch(server.cloudWatch));
+                }
             }
             if (server.cloudWatch != null) { // alarm actions publish to this server's SNS topics (none in a cluster)
                 server.cloudWatch.alarmsIn(config.region(), new SnsAlarmNotifier(() -> server.sns == null ? null : server.sns.api()));

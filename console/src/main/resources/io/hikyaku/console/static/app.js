@@ -527,6 +527,8 @@ async function route() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   if (parts[0] === "queue" && parts[1]) {
     await queueView(view, parts[1], parts[2] || "details");
+  } else if (parts[0] === "schedules") {
+    await Schedules.view(view);
   } else {
     await queuesView(view);
   }

@@ -27,10 +27,11 @@ const SigV4 = (() => {
 
   /**
    * Signs a POST of `body` to `path` on `host` (what the browser sends as Host) with the given
-   * headers (lower-case names; all are signed). Returns the headers to send: x-amz-date and
-   * authorization added.
+   * headers (lower-case names; all are signed); `method` and `query` (already canonical: sorted,
+   * encoded) for another request, such as the Scheduler's REST GETs. Returns the headers to send:
+   * x-amz-date and authorization added.
    */
-  async function sign({ accessKeyId, secretAccessKey, sessionToken, region, service, host, path, headers, body, date }) {
+  async function sign({ accessKeyId, secretAccessKey, sessionToken, region, service, host, path, headers, body, date, method, query }) {
     const now = amzDate(date || new Date());
     const day = now.slice(0, 8);
     const all = Object.assign({}, headers, { host: host, "x-amz-date": now });
@@ -44,7 +45,7 @@ const SigV4 = (() => {
     }
     const canonicalHeaders = names.map(n => n + ":" + lower[n] + "\n").join("");
     const signedHeaders = names.join(";");
-    const canonicalRequest = ["POST", path, "", canonicalHeaders, signedHeaders, await sha256Hex(body)].join("\n");
+    const canonicalRequest = [method || "POST", path, query || "", canonicalHeaders, signedHeaders, await sha256Hex(body)].join("\n");
     const scope = day + "/" + region + "/" + service + "/aws4_request";
     const stringToSign = ["AWS4-HMAC-SHA256", now, scope, await sha256Hex(canonicalRequest)].join("\n");
     let key = await hmac("AWS4" + secretAccessKey, day);

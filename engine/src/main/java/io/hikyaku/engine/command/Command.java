@@ -55,6 +55,18 @@ public sealed interface Command<R> {
     /** SendMessage; the message id is in {@code message}. */
     record SendMessage(QueueRef queue, io.hikyaku.engine.SendMessage message, long now) implements Command<SendResult> {}
 
+    /**
+     * A send that happens at most once per {@code (source, generation, position)}: the message is
+     * stored, and with it (in the same store batch) a record that {@code source} (e.g. a schedule's
+     * ARN, within the target queue's {@code account}) was sent at {@code position} of
+     * {@code generation}. A repeat whose record shows the same generation at this position or later
+     * stores nothing and answers the recorded message id. Positions grow per generation; a new
+     * generation (the source recreated) starts over. The Scheduler's fires use it: exactly once across
+     * crashes.
+     */
+    record SendOnce(QueueRef queue, io.hikyaku.engine.SendMessage message, String source, long generation,
+                    long position, long now) implements Command<SendResult> {}
+
     record SendMessageBatch(QueueRef queue, List<io.hikyaku.engine.SendMessage> messages, long now)
             implements Command<List<BatchOutcome<SendResult>>> {}
 

@@ -56,6 +56,7 @@ public final class CommandCodec {
     static final int T_CANCEL_MOVE_TASK = 17;
     static final int T_TICK = 18;
     static final int T_ADVANCE = 19;
+    static final int T_SEND_ONCE = 20;
 
     private CommandCodec() {
     }
@@ -103,6 +104,14 @@ public final class CommandCodec {
                 tag(T_SEND);
                 queue(c.queue());
                 message(c.message());
+                out.writeLong(c.now());
+            } else if (command instanceof Command.SendOnce c) {
+                tag(T_SEND_ONCE);
+                queue(c.queue());
+                message(c.message());
+                str(c.source());
+                out.writeLong(c.generation());
+                out.writeLong(c.position());
                 out.writeLong(c.now());
             } else if (command instanceof Command.ReceiveMessage c) {
                 tag(T_RECEIVE);
@@ -324,6 +333,12 @@ public final class CommandCodec {
             switch (tag) {
                 case T_SEND:
                     return new Command.SendMessage(queue(), message(), in.getLong());
+                case T_SEND_ONCE: {
+                    QueueRef q = queue();
+                    SendMessage m = message();
+                    String source = str();
+                    return new Command.SendOnce(q, m, source, in.getLong(), in.getLong(), in.getLong());
+                }
                 case T_RECEIVE: {
                     QueueRef q = queue();
                     int max = in.getInt();

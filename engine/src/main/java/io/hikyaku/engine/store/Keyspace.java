@@ -25,7 +25,7 @@ public enum Keyspace {
      * this keyspace when it loads, and ignores expired entries.
      */
     DEDUP(5 * 60_000L, false),
-    /** Recently deleted queue names, purge timestamps, message move tasks. */
+    /** Recently deleted queue names, purge timestamps, message move tasks, send-once records. */
     HOUSEKEEPING;
 
     private final long maxEntryLifetimeMillis;

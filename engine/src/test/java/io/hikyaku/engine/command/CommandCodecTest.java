@@ -80,6 +80,9 @@ class CommandCodecTest {
         all.add(new Command.RemovePermission(Q, "label", NOW));
         all.add(new Command.SendMessage(Q, fullMessage(UNICODE), NOW));
         all.add(new Command.SendMessage(Q, bareMessage(), NOW));
+        all.add(new Command.SendOnce(Q, fullMessage(UNICODE), "arn:aws:scheduler:us-east-1:000000000000:schedule/default/s\u00e9",
+                7, Long.MAX_VALUE, NOW));
+        all.add(new Command.SendOnce(Q, bareMessage(), "", 0, -1, NOW));
         all.add(new Command.SendMessageBatch(Q, List.of(fullMessage("a"), bareMessage(), fullMessage(UNICODE)), NOW));
         all.add(new Command.SendMessageBatch(Q, List.of(), NOW));
         all.add(new Command.ReceiveMessage(Q, new ReceiveMessages(10, 43200, "attempt-\u00e9", Long.MIN_VALUE, NOW)));
@@ -198,6 +201,7 @@ class CommandCodecTest {
 
     private static boolean containsBinary(Command c) {
         List<SendMessage> ms = c instanceof Command.SendMessage s ? List.of(s.message())
+                : c instanceof Command.SendOnce o ? List.of(o.message())
                 : c instanceof Command.SendMessageBatch b ? b.messages() : List.of();
         return ms.stream().anyMatch(m -> m.attributes() != null
                 && m.attributes().values().stream().anyMatch(MessageAttribute::isBinary));
@@ -207,6 +211,9 @@ class CommandCodecTest {
         if (c instanceof Command.SendMessageBatch b) {
             return new Command.SendMessageBatch(b.queue(), b.messages().stream().map(CommandCodecTest::noDigest).toList(),
                     b.now());
+        }
+        if (c instanceof Command.SendOnce o) {
+            return new Command.SendOnce(o.queue(), noDigest(o.message()), o.source(), o.generation(), o.position(), o.now());
         }
         return c;
     }

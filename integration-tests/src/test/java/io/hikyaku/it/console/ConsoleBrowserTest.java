@@ -376,4 +376,51 @@ class ConsoleBrowserTest {
         assertThat(rows.get(0).getText()).contains("a drill");
         screenshot("queue-alarms");
     }
+
+    /**
+     * The Schedules page lists the account's schedules (a signed REST GET, as the SDKs send it) with group, state
+     * and target queue, and shows one schedule's details; the browser's signature of a GET with a query string
+     * matches the SDK's.
+     */
+    @Test
+    @Order(11)
+    void theSchedulesPageListsSchedulesAndShowsOne() throws Exception {
+        sqs.createQueue(b -> b.queueName("reminders"));
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        String body = "{\"ScheduleExpression\":\"cron(0 9 3 1 ? 2099)\",\"ScheduleExpressionTimezone\":\"Europe/Berlin\","
+                + "\"FlexibleTimeWindow\":{\"Mode\":\"OFF\"},\"State\":\"DISABLED\",\"Target\":{\"Arn\":\"arn:aws:sqs:us-east-1:000000000000:reminders\","
+                + "\"RoleArn\":\"arn:aws:iam::000000000000:role/scheduler\",\"Input\":\"new year\"}}";
+        var created = http.send(java.net.http.HttpRequest.newBuilder(URI.create(server.endpoint() + "/schedules/new-year"))
+                .header("Content-Type", "application/json").POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+        open("#/schedules");
+        wait.until(ExpectedConditions.attributeToBe(By.id("schedule-table"), "data-loaded", "true"));
+        WebElement row = browser.findElement(By.cssSelector("#schedule-table tr[data-schedule='new-year']"));
+        assertThat(row.getAttribute("data-group")).isEqualTo("default");
+        assertThat(row.getAttribute("data-state")).isEqualTo("DISABLED");
+        assertThat(row.getText()).contains("reminders");
+        row.findElement(By.cssSelector("a.schedule-name")).click();
+        WebElement details = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#schedule-details[data-schedule='new-year']")));
+        assertThat(details.getText()).contains("cron(0 9 3 1 ? 2099)", "Europe/Berlin", "new year");
+        screenshot("schedules");
+
+        String host = URI.create(server.endpoint()).getAuthority();
+        Instant at = Instant.parse("2026-01-02T03:04:05Z");
+        Object js = ((JavascriptExecutor) browser).executeAsyncScript(
+                "const done = arguments[arguments.length - 1];"
+                        + "SigV4.sign({accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',"
+                        + " region: 'eu-west-1', service: 'scheduler', host: arguments[0], path: '/schedules',"
+                        + " query: 'MaxResults=100&NextToken=abc', method: 'GET', headers: {}, body: '',"
+                        + " date: new Date(arguments[1])}).then(h => done(h.authorization), e => done('error ' + e));",
+                host, at.toEpochMilli());
+        SdkHttpFullRequest request = SdkHttpFullRequest.builder().method(SdkHttpMethod.GET)
+                .uri(URI.create(server.endpoint() + "/schedules?MaxResults=100&NextToken=abc")).build();
+        @SuppressWarnings("deprecation")
+        SdkHttpFullRequest signed = Aws4Signer.create().sign(request, Aws4SignerParams.builder()
+                .awsCredentials(AwsBasicCredentials.create("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"))
+                .signingName("scheduler").signingRegion(Region.EU_WEST_1)
+                .signingClockOverride(Clock.fixed(at, ZoneOffset.UTC)).build());
+        assertThat(js).isEqualTo(signed.firstMatchingHeader("Authorization").orElseThrow());
+    }
 }

@@ -47,7 +47,7 @@ class ConsoleHttpTest {
         HttpResponse<String> redirect = send(at("/console"));
         assertThat(redirect.statusCode()).isEqualTo(301);
         assertThat(redirect.headers().firstValue("location")).hasValue("/console/");
-        for (String path : new String[] {"/console/", "/console/app.js", "/console/sigv4.js", "/console/sqs-client.js", "/console/console.css"}) {
+        for (String path : new String[] {"/console/", "/console/app.js", "/console/sigv4.js", "/console/sqs-client.js", "/console/schedules.js", "/console/console.css"}) {
             HttpResponse<String> r = send(at(path));
             assertThat(r.statusCode()).as(path).isEqualTo(200);
             assertThat(r.headers().firstValue("x-frame-options")).as(path).hasValue("DENY");
