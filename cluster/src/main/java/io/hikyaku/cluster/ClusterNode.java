@@ -81,7 +81,9 @@ public final class ClusterNode implements AutoCloseable {
                 .toList();
         this.group = RaftGroup.valueOf(GROUP_ID, peers);
         this.selfId = RaftPeerId.valueOf(config.nodeId());
-        this.store = new ReplicatedStore(inner, PROPOSAL_TIMEOUT_MS);
+        // hikyaku.cluster.pipelineAt: a benchmark switch (CLUSTER.md "Group commit"), not configuration
+        this.store = new ReplicatedStore(inner, PROPOSAL_TIMEOUT_MS,
+                Integer.getInteger("hikyaku.cluster.pipelineAt", ReplicatedStore.MAX_BATCHES_PER_ENTRY));
         this.stateMachine = new StoreStateMachine(store, proposerId, this::changedSoon, this::haltAsync);
         Files.createDirectories(raftDir);
         boolean existing = Files.isDirectory(raftDir.resolve(GROUP_ID.getUuid().toString()).resolve("current"));
@@ -215,6 +217,11 @@ public final class ClusterNode implements AutoCloseable {
     /** Entries applied and proposed, batches per entry (for metrics and benchmarks). */
     public ClusterStats stats() {
         return store.stats();
+    }
+
+    /** Ratis' own timers of this node (log flush and fsync, AppendEntries handling): diagnostics, metrics. */
+    public List<RatisTimers.Reading> ratisTimers() {
+        return RatisTimers.of(config.nodeId());
     }
 
     /** Index of the last entry this node applied (tests, diagnostics). */
