@@ -88,6 +88,10 @@ for st in ("queued", "submit", "commit", "apply", "answer", "write"):
     t = re.search(r"^hikyaku_cluster_stage_seconds_sum\{[^}]*stage=\"%s\"[^}]*\} ([0-9.eE+-]+)$" % st, text, re.M)
     if c and t and float(c.group(1)) > 0:
         out.append("%s_ms=%.2f" % (st, float(t.group(1)) * 1000 / float(c.group(1))))
+for tm in ("log_sync", "follower_append", "leader_append_rtt", "client_write"):
+    g = re.search(r"^hikyaku_cluster_ratis_mean_seconds\{[^}]*timer=\"%s\"[^}]*\} ([0-9.eE+-]+)$" % tm, text, re.M)
+    if g and float(g.group(1)) > 0:
+        out.append("ratis_%s_ms=%.2f" % (tm, float(g.group(1)) * 1000))
 print(" ".join(out))'
 }
 

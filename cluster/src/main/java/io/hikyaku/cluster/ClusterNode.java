@@ -17,6 +17,7 @@ import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -224,6 +225,16 @@ public final class ClusterNode implements AutoCloseable {
         return RatisTimers.of(config.nodeId());
     }
 
+    /**
+     * The recent mean of one of Ratis' timers of this node, in milliseconds ({@link RatisTimers#meanMillis}):
+     * e.g. {@code log_worker.syncTime} (the log's fsync), {@code server.follower_append_entry_latency}
+     * (a follower's handling of AppendEntries, its flush included), {@code log_appender.*} (the leader's
+     * AppendEntries round trips), {@code server.clientWriteRequest} (a proposal until its answer).
+     */
+    public double ratisMeanMillis(String timer) {
+        return RatisTimers.meanMillis(config.nodeId(), timer);
+    }
+
     /** Index of the last entry this node applied (tests, diagnostics). */
     public long appliedIndex() {
         DivisionInfo info = info();
@@ -254,7 +265,7 @@ public final class ClusterNode implements AutoCloseable {
                 .setServerId(selfId)
                 .setGroupId(GROUP_ID)
                 .setCallId(callId)
-                .setMessage(Message.valueOf(ByteString.copyFrom(entry)))
+                .setMessage(Message.valueOf(UnsafeByteOperations.unsafeWrap(entry))) // never changed after encoding: no copy
                 .setType(RaftClientRequest.writeRequestType())
                 .build();
         CompletableFuture<RaftClientReply> submitted;

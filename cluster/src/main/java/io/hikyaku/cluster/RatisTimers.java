@@ -24,6 +24,26 @@ public final class RatisTimers {
 
     private RatisTimers() {}
 
+    /**
+     * The mean of the timers of member {@code peerId} whose name is {@code name} or, for a name ending
+     * in {@code *}, starts with it and does not end in {@code _heartbeat} (the leader's appenders, one per
+     * follower: weighted by count); 0 when there is none yet.
+     */
+    static double meanMillis(String peerId, String name) {
+        double total = 0;
+        long count = 0;
+        boolean prefix = name.endsWith("*");
+        String stem = prefix ? name.substring(0, name.length() - 1) : name;
+        for (Reading r : of(peerId)) {
+            boolean match = prefix ? r.name().startsWith(stem) && !r.name().endsWith("_heartbeat") : r.name().equals(name);
+            if (match) {
+                total += r.meanMillis() * r.count();
+                count += r.count();
+            }
+        }
+        return count == 0 ? 0 : total / count;
+    }
+
     /** The timers of the Raft member whose id starts with {@code peerId + "@"} (this JVM only). */
     static List<Reading> of(String peerId) {
         List<Reading> out = new ArrayList<>();

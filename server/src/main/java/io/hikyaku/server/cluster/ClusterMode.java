@@ -195,6 +195,16 @@ public final class ClusterMode implements AutoCloseable, ClusterRouting.Leader {
                     .tag("stage", stage.label())
                     .description("The longest pass through this stage since start").register(registry);
         }
+        // Ratis' own stages (recent means): the log's fsync, a follower's AppendEntries handling, the
+        // leader's AppendEntries round trips, a proposal until Ratis answered it.
+        for (String[] t : new String[][] {{"log_sync", "log_worker.syncTime"}, {"log_flush", "log_worker.flushTime"},
+                {"follower_append", "server.follower_append_entry_latency"}, {"leader_append_rtt", "log_appender.*"},
+                {"client_write", "server.clientWriteRequest"}}) {
+            Gauge.builder("hikyaku.cluster.ratis.mean.seconds", node, n -> n.ratisMeanMillis(t[1]) / 1000)
+                    .tag("timer", t[0])
+                    .description("Recent mean of one of Ratis' timers of this node (Ratis' sample of recent durations)")
+                    .register(registry);
+        }
         Gauge.builder("hikyaku.cluster.role", this, m -> roleValue(m.node.status()))
                 .description("This node's role: 2 leader, 1 candidate, 0 follower").register(registry);
         Gauge.builder("hikyaku.cluster.ready.leader", this, m -> m.node.isReadyLeader() ? 1 : 0)
