@@ -56,7 +56,9 @@ class GroupCommitTest {
             System.out.printf("group commit: %d batches from %d writers in %d entries: %.1f batches per entry (max %d), %d ms, %.0f batches/s%n",
                     batches, writers, entries, perEntry, after.maxBatchesPerEntry(), elapsedMs, batches * 1000.0 / elapsedMs);
             assertThat(batches).isEqualTo((long) writers * perWriter);
-            assertThat(perEntry).isGreaterThan(1.0);
+            // adaptive pacing: an entry carries what was written during the previous one's round trip
+            // (about 17 of the 32 here under load); eager pipelining of 4 entries gave about 32 / 4
+            assertThat(perEntry).isGreaterThan(10.0);
             // where the time went (CLUSTER.md "Where the time goes"): Hikyaku's stages on the leader,
             // then Ratis' own timers of every node (log flush and fsync, AppendEntries on a follower)
             java.util.Map<String, ReplicationStages.Totals> stages = new java.util.LinkedHashMap<>();
