@@ -21,7 +21,7 @@ class GroupCommitTest {
 
     @Test
     void concurrentWritersShareEntries() throws Exception {
-        int writers = 32;
+        int writers = Integer.getInteger("gc.writers", 32);
         int perWriter = Integer.getInteger("gc.perWriter", 60);
         try (TestCluster cluster = TestCluster.start(dir, 3)) {
             ClusterNode leader = cluster.awaitWritableLeader(Duration.ofSeconds(20));
@@ -80,7 +80,7 @@ class GroupCommitTest {
             assertThat(stages.get("submit").count()).isEqualTo(after.entriesProposed());
             cluster.awaitConverged(Duration.ofSeconds(20));
             for (ClusterNode n : cluster.running()) {
-                assertThat(cluster.innerStore(n.config().nodeId()).get(Keyspace.MESSAGES, bytes("w31." + (perWriter - 1)))).isNotNull();
+                assertThat(cluster.innerStore(n.config().nodeId()).get(Keyspace.MESSAGES, bytes("w" + (writers - 1) + "." + (perWriter - 1)))).isNotNull();
             }
         }
     }
