@@ -17,6 +17,7 @@ import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,7 +82,9 @@ public final class ClusterNode implements AutoCloseable {
                 .toList();
         this.group = RaftGroup.valueOf(GROUP_ID, peers);
         this.selfId = RaftPeerId.valueOf(config.nodeId());
-        this.store = new ReplicatedStore(inner, PROPOSAL_TIMEOUT_MS);
+        // hikyaku.cluster.pipelineAt: a benchmark switch (CLUSTER.md "Group commit"), not configuration
+        this.store = new ReplicatedStore(inner, PROPOSAL_TIMEOUT_MS,
+                Integer.getInteger("hikyaku.cluster.pipelineAt", ReplicatedStore.MAX_BATCHES_PER_ENTRY));
         this.stateMachine = new StoreStateMachine(store, proposerId, this::changedSoon, this::haltAsync);
         Files.createDirectories(raftDir);
         boolean existing = Files.isDirectory(raftDir.resolve(GROUP_ID.getUuid().toString()).resolve("current"));
@@ -217,6 +220,21 @@ public final class ClusterNode implements AutoCloseable {
         return store.stats();
     }
 
+    /** Ratis' own timers of this node (log flush and fsync, AppendEntries handling): diagnostics, metrics. */
+    public List<RatisTimers.Reading> ratisTimers() {
+        return RatisTimers.of(config.nodeId());
+    }
+
+    /**
+     * The recent mean of one of Ratis' timers of this node, in milliseconds ({@link RatisTimers#meanMillis}):
+     * e.g. {@code log_worker.syncTime} (the log's fsync), {@code server.follower_append_entry_latency}
+     * (a follower's handling of AppendEntries, its flush included), {@code log_appender.*} (the leader's
+     * AppendEntries round trips), {@code server.clientWriteRequest} (a proposal until its answer).
+     */
+    public double ratisMeanMillis(String timer) {
+        return RatisTimers.meanMillis(config.nodeId(), timer);
+    }
+
     /** Index of the last entry this node applied (tests, diagnostics). */
     public long appliedIndex() {
         DivisionInfo info = info();
@@ -247,7 +265,7 @@ public final class ClusterNode implements AutoCloseable {
                 .setServerId(selfId)
                 .setGroupId(GROUP_ID)
                 .setCallId(callId)
-                .setMessage(Message.valueOf(ByteString.copyFrom(entry)))
+                .setMessage(Message.valueOf(UnsafeByteOperations.unsafeWrap(entry))) // never changed after encoding: no copy
                 .setType(RaftClientRequest.writeRequestType())
                 .build();
         CompletableFuture<RaftClientReply> submitted;

@@ -29,6 +29,8 @@ final class RaftSettings {
     static final SizeInBytes LOG_WRITE_BUFFER_SIZE = SizeInBytes.valueOf("8MB");
     /** gRPC frames: a 4 MB AppendEntries, a forwarded request up to a few MB, with room to spare. */
     static final SizeInBytes GRPC_MESSAGE_SIZE_MAX = SizeInBytes.valueOf("16MB");
+    /** Per gRPC stream: room for the largest AppendEntries (4 MB) twice, so replication never waits on a window update. */
+    static final SizeInBytes GRPC_FLOW_CONTROL_WINDOW = SizeInBytes.valueOf("8MB");
     /** Forwarded requests include long polls (up to 20 s wait plus handling). */
     static final TimeDuration FORWARD_REQUEST_TIMEOUT = TimeDuration.valueOf(30, TimeUnit.SECONDS);
 
@@ -41,6 +43,9 @@ final class RaftSettings {
         GrpcConfigKeys.Server.setHost(p, host);
         GrpcConfigKeys.Server.setPort(p, port);
         GrpcConfigKeys.setMessageSizeMax(p, GRPC_MESSAGE_SIZE_MAX);
+        // gRPC flow control: the default 1 MB window would stall a 2 MiB entry for a window update
+        // (a round trip) on the way to each follower; the window holds the largest entry with room.
+        GrpcConfigKeys.setFlowControlWindow(p, GRPC_FLOW_CONTROL_WINDOW);
         GrpcConfigKeys.Server.setLeaderOutstandingAppendsMax(p, 8);
         // Ratis' default, set explicitly. Not the cause of the stuck-follower bug (CLUSTER.md): that was
         // seen with the separate heartbeat channel on and off.
@@ -67,6 +72,16 @@ final class RaftSettings {
         RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, false);
         RaftServerConfigKeys.Log.setWriteBufferSize(p, LOG_WRITE_BUFFER_SIZE);
         RaftServerConfigKeys.Log.setCorruptionPolicy(p, RaftServerConfigKeys.Log.CorruptionPolicy.EXCEPTION);
+        // The log worker's task queue (Ratis' defaults, explicit): appends beyond it wait.
+        RaftServerConfigKeys.Log.setQueueElementLimit(p, 4096);
+        RaftServerConfigKeys.Log.setQueueByteLimit(p, SizeInBytes.valueOf("64MB"));
+        // Log metadata: after each advance of the commit index the leader appends (and replicates, and
+        // every node writes and fsyncs) one more entry holding that index, so that a restarted node knows
+        // its commit index from its own log. Hikyaku does not need it: the store holds the applied index,
+        // and a restarted node learns the commit index from the leader (plain Raft). Off, it saves one
+        // log entry, its AppendEntries and its share of a flush per committed entry (CLUSTER.md).
+        RaftServerConfigKeys.Log.setLogMetadataEnabled(p, Boolean.parseBoolean(
+                System.getProperty("hikyaku.cluster.logMetadata", "false"))); // a benchmark switch, not configuration
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, APPENDER_BUFFER_BYTE_LIMIT);
         RaftServerConfigKeys.Log.Appender.setBufferElementLimit(p, 0);
         RaftServerConfigKeys.Log.Appender.setWaitTimeMin(p, TimeDuration.valueOf(0, TimeUnit.MILLISECONDS));

@@ -53,7 +53,11 @@ final class ReplicatedStore implements Store {
      * buffer limit (RaftSettings, 4 MB), with room for the entry's own framing.
      */
     static final int MAX_BATCH_BYTES = (4 << 20) - (64 << 10);
-    /** Entries proposed and not yet answered, at most (pipelining). */
+    /**
+     * Entries proposed and not yet answered by Ratis, at most. Pacing is adaptive below this bound:
+     * a new entry goes out when every earlier one has been applied here, and a second one only when a
+     * full entry is waiting ({@link #mayPropose}).
+     */
     static final int MAX_IN_FLIGHT = 4;
 
     /** Submits one entry; the future completes when it was committed and applied here, exceptionally when not. */
@@ -66,11 +70,23 @@ final class ReplicatedStore implements Store {
         boolean isReadyLeader();
     }
 
-    /** A written batch waiting to be proposed. */
-    private record Queued(StoreBatch batch, long seq, int bytes, CompletableFuture<Void> future) {}
+    /** A written batch waiting to be proposed ({@code writtenAt}: System.nanoTime at write). */
+    private record Queued(StoreBatch batch, long seq, int bytes, CompletableFuture<Void> future, long writtenAt) {}
 
-    /** One proposed entry. */
-    private record Proposal(long callId, List<Queued> batches) {
+    /** One proposed entry, with the times of its stages (ReplicationStages). */
+    private static final class Proposal {
+        final long callId;
+        final List<Queued> batches;
+        final long takenAt;
+        volatile long submittedAt;
+        volatile long appliedAt;
+
+        Proposal(long callId, List<Queued> batches, long takenAt) {
+            this.callId = callId;
+            this.batches = batches;
+            this.takenAt = takenAt;
+        }
+
         long lastSeq() {
             return batches.get(batches.size() - 1).seq();
         }
@@ -81,6 +97,7 @@ final class ReplicatedStore implements Store {
     private volatile Proposer proposer;
     private volatile Leadership leadership;
     private final long proposalTimeoutMillis;
+    private final int pipelineAt;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -105,10 +122,23 @@ final class ReplicatedStore implements Store {
     private final AtomicLong entriesProposed = new AtomicLong();
     private final AtomicLong batchesProposed = new AtomicLong();
     private volatile int maxBatchesPerEntry;
+    private final ReplicationStages stages = new ReplicationStages();
+    /** Bytes of the batches in {@code queued} (guarded by lock). */
+    private long queuedBytes;
 
     ReplicatedStore(Store inner, long proposalTimeoutMillis) {
+        this(inner, proposalTimeoutMillis, MAX_BATCHES_PER_ENTRY);
+    }
+
+    /**
+     * {@code pipelineAt}: how many queued batches justify another entry while one is proposed and not
+     * yet applied ({@link #mayPropose}; a full entry by default, 1 pipelines every batch at once, as
+     * tests of several entries in flight need).
+     */
+    ReplicatedStore(Store inner, long proposalTimeoutMillis, int pipelineAt) {
         this.inner = inner;
         this.proposalTimeoutMillis = proposalTimeoutMillis;
+        this.pipelineAt = pipelineAt;
         this.timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hikyaku-cluster-proposal-timeout");
             t.setDaemon(true);
@@ -282,7 +312,8 @@ final class ReplicatedStore implements Store {
             }
             long seq = ++lastSeq;
             overlay.add(batch, seq);
-            queued.add(new Queued(batch, seq, bytes, future));
+            queued.add(new Queued(batch, seq, bytes, future, System.nanoTime()));
+            queuedBytes += bytes;
             changed.signalAll();
         } finally {
             lock.unlock();
@@ -295,7 +326,7 @@ final class ReplicatedStore implements Store {
             Proposal proposal;
             lock.lock();
             try {
-                while (!closed && (queued.isEmpty() || inFlight >= MAX_IN_FLIGHT || failure != null)) {
+                while (!closed && (queued.isEmpty() || failure != null || !mayPropose())) {
                     changed.awaitUninterruptibly();
                 }
                 if (closed) {
@@ -309,33 +340,45 @@ final class ReplicatedStore implements Store {
                         break;
                     }
                     queued.poll();
+                    queuedBytes -= q.bytes();
                     batches.add(q);
                     bytes += q.bytes();
                 }
-                proposal = new Proposal(++lastCallId, batches);
-                proposals.put(proposal.callId(), proposal);
+                proposal = new Proposal(++lastCallId, batches, System.nanoTime());
+                proposals.put(proposal.callId, proposal);
                 inFlight++;
             } finally {
                 lock.unlock();
             }
             entriesProposed.incrementAndGet();
-            batchesProposed.addAndGet(proposal.batches().size());
-            if (proposal.batches().size() > maxBatchesPerEntry) {
-                maxBatchesPerEntry = proposal.batches().size();
+            batchesProposed.addAndGet(proposal.batches.size());
+            if (proposal.batches.size() > maxBatchesPerEntry) {
+                maxBatchesPerEntry = proposal.batches.size();
+            }
+            for (Queued q : proposal.batches) {
+                stages.record(ReplicationStages.Stage.QUEUED, proposal.takenAt - q.writtenAt());
             }
             CompletableFuture<?> answered;
             try {
-                byte[] entry = EntryCodec.encode(proposal.batches().stream().map(Queued::batch).toList());
-                answered = proposer.propose(proposal.callId(), entry);
+                byte[] entry = EntryCodec.encode(proposal.batches.stream().map(Queued::batch).toList());
+                answered = proposer.propose(proposal.callId, entry);
             } catch (RuntimeException e) {
                 answered = CompletableFuture.failedFuture(e);
             }
-            long callId = proposal.callId();
+            long submitted = System.nanoTime();
+            proposal.submittedAt = submitted;
+            stages.record(ReplicationStages.Stage.SUBMIT, submitted - proposal.takenAt);
+            Proposal sent = proposal;
+            long callId = proposal.callId;
             java.util.concurrent.ScheduledFuture<?> timeout = timer.schedule(
                     () -> fail(callId, new StoreException("not committed within " + proposalTimeoutMillis + " ms")),
                     proposalTimeoutMillis, TimeUnit.MILLISECONDS);
             answered.whenComplete((reply, error) -> {
                 timeout.cancel(false);
+                long appliedAt = sent.appliedAt;
+                if (error == null && appliedAt != 0) {
+                    stages.record(ReplicationStages.Stage.ANSWER, System.nanoTime() - appliedAt);
+                }
                 lock.lock();
                 try {
                     inFlight--;
@@ -367,11 +410,12 @@ final class ReplicatedStore implements Store {
             }
             Iterator<Map.Entry<Long, Proposal>> it = proposals.tailMap(fromCallId, true).entrySet().iterator();
             while (it.hasNext()) {
-                it.next().getValue().batches().forEach(q -> failed.add(q.future()));
+                it.next().getValue().batches.forEach(q -> failed.add(q.future()));
                 it.remove();
             }
             queued.forEach(q -> failed.add(q.future()));
             queued.clear();
+            queuedBytes = 0;
             overlay.clear();
             changed.signalAll();
         } finally {
@@ -441,6 +485,7 @@ final class ReplicatedStore implements Store {
      * (the caller stops the node: nothing after it may be applied).
      */
     void apply(long term, long index, long ownCallId, ByteBuffer data) {
+        long start = System.nanoTime();
         if (halted) {
             throw new StoreException("replication halted after an earlier apply failure");
         }
@@ -457,6 +502,8 @@ final class ReplicatedStore implements Store {
         }
         combined.put(Keyspace.META, APPLIED_KEY, encodeApplied(term, index));
         inner.write(combined).join(); // Durability.NONE: done at once; a failure is thrown
+        long applied = System.nanoTime();
+        stages.record(ReplicationStages.Stage.APPLY, applied - start);
         entriesApplied.incrementAndGet();
         batchesApplied.addAndGet(batches.size());
         if (ownCallId < 0) {
@@ -473,15 +520,23 @@ final class ReplicatedStore implements Store {
             proposal = proposals.remove(ownCallId);
             if (proposal != null) {
                 long upTo = proposal.lastSeq();
-                for (Queued q : proposal.batches()) {
+                for (Queued q : proposal.batches) {
                     overlay.settle(q.batch(), upTo);
                 }
+                changed.signalAll(); // the batcher may send the next entry (mayPropose)
             }
         } finally {
             lock.unlock();
         }
         if (proposal != null) {
-            proposal.batches().forEach(q -> q.future().complete(null));
+            long submitted = proposal.submittedAt;
+            stages.record(ReplicationStages.Stage.COMMIT, start - (submitted != 0 ? submitted : proposal.takenAt));
+            proposal.appliedAt = applied;
+            proposal.batches.forEach(q -> q.future().complete(null));
+            long done = System.nanoTime();
+            for (Queued q : proposal.batches) {
+                stages.record(ReplicationStages.Stage.WRITE, done - q.writtenAt());
+            }
         }
     }
 
@@ -512,9 +567,27 @@ final class ReplicatedStore implements Store {
         return ByteBuffer.allocate(17).put((byte) 1).putLong(term).putLong(index).array();
     }
 
+    /**
+     * Whether the batcher may send an entry now (guarded by lock; something is queued). Adaptive group
+     * commit without a timer: while an entry of this node is proposed and not yet applied here, what is
+     * written meanwhile waits and goes out as one entry the moment the earlier one is applied (so the
+     * entry carries everything written during one replication round trip). Only a full entry (the
+     * batch or byte bound) is pipelined behind one in flight, up to {@link #MAX_IN_FLIGHT} entries.
+     * Fewer, bigger entries cost the machine less per batch (Ratis' per-entry work, fsyncs, RPCs).
+     */
+    private boolean mayPropose() {
+        if (inFlight >= MAX_IN_FLIGHT) {
+            return false;
+        }
+        if (proposals.isEmpty()) {
+            return true;
+        }
+        return queued.size() >= pipelineAt || queuedBytes >= MAX_ENTRY_BYTES;
+    }
+
     ClusterStats stats() {
         return new ClusterStats(entriesApplied.get(), batchesApplied.get(), entriesProposed.get(),
-                batchesProposed.get(), maxBatchesPerEntry);
+                batchesProposed.get(), maxBatchesPerEntry, stages.snapshot());
     }
 
     /** Keys pending in the overlay (tests). */

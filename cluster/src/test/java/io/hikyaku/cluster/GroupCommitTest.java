@@ -21,7 +21,7 @@ class GroupCommitTest {
 
     @Test
     void concurrentWritersShareEntries() throws Exception {
-        int writers = 32;
+        int writers = Integer.getInteger("gc.writers", 32);
         int perWriter = Integer.getInteger("gc.perWriter", 60);
         try (TestCluster cluster = TestCluster.start(dir, 3)) {
             ClusterNode leader = cluster.awaitWritableLeader(Duration.ofSeconds(20));
@@ -56,10 +56,31 @@ class GroupCommitTest {
             System.out.printf("group commit: %d batches from %d writers in %d entries: %.1f batches per entry (max %d), %d ms, %.0f batches/s%n",
                     batches, writers, entries, perEntry, after.maxBatchesPerEntry(), elapsedMs, batches * 1000.0 / elapsedMs);
             assertThat(batches).isEqualTo((long) writers * perWriter);
-            assertThat(perEntry).isGreaterThan(1.0);
+            // adaptive pacing: an entry carries what was written during the previous one's round trip
+            // (about 17 of the 32 here under load); eager pipelining of 4 entries gave about 32 / 4
+            assertThat(perEntry).isGreaterThan(10.0);
+            // where the time went (CLUSTER.md "Where the time goes"): Hikyaku's stages on the leader,
+            // then Ratis' own timers of every node (log flush and fsync, AppendEntries on a follower)
+            java.util.Map<String, ReplicationStages.Totals> stages = new java.util.LinkedHashMap<>();
+            for (ReplicationStages.Totals t : after.stages()) {
+                stages.put(t.stage(), t);
+                System.out.printf("stage %-7s n=%6d mean=%8.3f ms max=%8.3f ms%n", t.stage(), t.count(), t.meanMillis(), t.maxNanos() / 1e6);
+            }
+            for (ClusterNode n : cluster.running()) {
+                for (RatisTimers.Reading r : n.ratisTimers()) {
+                    if (r.count() > 0) {
+                        System.out.printf("ratis %s %-60s n=%6d mean=%8.3f ms p99=%8.3f ms%n", n.config().nodeId(), r.name(), r.count(), r.meanMillis(), r.p99Millis());
+                    }
+                }
+            }
+            // every acknowledged batch passed every stage once; every entry of the leader was committed and applied
+            assertThat(stages.get("write").count()).isGreaterThanOrEqualTo(batches);
+            assertThat(stages.get("queued").count()).isEqualTo(stages.get("write").count());
+            assertThat(stages.get("commit").count()).isEqualTo(after.entriesProposed());
+            assertThat(stages.get("submit").count()).isEqualTo(after.entriesProposed());
             cluster.awaitConverged(Duration.ofSeconds(20));
             for (ClusterNode n : cluster.running()) {
-                assertThat(cluster.innerStore(n.config().nodeId()).get(Keyspace.MESSAGES, bytes("w31." + (perWriter - 1)))).isNotNull();
+                assertThat(cluster.innerStore(n.config().nodeId()).get(Keyspace.MESSAGES, bytes("w" + (writers - 1) + "." + (perWriter - 1)))).isNotNull();
             }
         }
     }

@@ -47,7 +47,8 @@ class OverlayModelTest {
         MemoryStore committed = new MemoryStore();
         ArrayDeque<Proposed> log = new ArrayDeque<>();
         ArrayDeque<StoreBatch> uncommittedBatches = new ArrayDeque<>();
-        ReplicatedStore store = new ReplicatedStore(inner, 60_000);
+        // odd seeds pipeline every batch at once (several entries in flight), even ones pace adaptively
+        ReplicatedStore store = seed % 2 == 1 ? new ReplicatedStore(inner, 60_000, 1) : new ReplicatedStore(inner, 60_000);
         store.start((callId, entry) -> {
             CompletableFuture<Object> answered = new CompletableFuture<>();
             synchronized (log) {

@@ -23,7 +23,8 @@ class ResumeTest {
     private final List<Proposed> log = new CopyOnWriteArrayList<>();
     private final AtomicBoolean readyLeader = new AtomicBoolean(true);
     private final MemoryStore inner = new MemoryStore();
-    private final ReplicatedStore store = new ReplicatedStore(inner, 60_000);
+    /** Pipelining at once (pipelineAt 1): the tests need several entries in flight. */
+    private final ReplicatedStore store = new ReplicatedStore(inner, 60_000, 1);
 
     ResumeTest() {
         store.start((callId, entry) -> {

@@ -7,6 +7,7 @@ import io.hikyaku.api.SqsService;
 import io.hikyaku.cluster.ClusterConfig;
 import io.hikyaku.cluster.ClusterNode;
 import io.hikyaku.cluster.ClusterStatus;
+import io.hikyaku.cluster.ReplicationStages;
 import io.hikyaku.protocol.HttpRequestData;
 import io.hikyaku.server.ServerConfig;
 import io.hikyaku.server.config.ConfigException;
@@ -15,6 +16,7 @@ import io.hikyaku.server.storage.StoreHealth;
 import io.hikyaku.store.rocksdb.Durability;
 import io.hikyaku.store.rocksdb.RocksDbStore;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
@@ -180,6 +182,29 @@ public final class ClusterMode implements AutoCloseable, ClusterRouting.Leader {
                 .description("Store batches per entry this node proposed, on average (group commit)").register(registry);
         Gauge.builder("hikyaku.cluster.batches.per.entry.max", node, n -> n.stats().maxBatchesPerEntry())
                 .description("The most store batches one proposed entry carried").register(registry);
+        // Where a replicated write spends its time (cluster/CLUSTER.md "Where the time goes"): per stage
+        // a count and total (mean = sum / count) and the longest.
+        for (ReplicationStages.Stage stage : ReplicationStages.Stage.values()) {
+            int i = stage.ordinal();
+            FunctionTimer.builder("hikyaku.cluster.stage", node, n -> n.stats().stages().get(i).count(),
+                            n -> n.stats().stages().get(i).totalNanos(), TimeUnit.NANOSECONDS)
+                    .tag("stage", stage.label())
+                    .description("Time of one replicated write's stage: queued, submit, commit, apply, answer, write")
+                    .register(registry);
+            Gauge.builder("hikyaku.cluster.stage.max.seconds", node, n -> n.stats().stages().get(i).maxNanos() / 1e9)
+                    .tag("stage", stage.label())
+                    .description("The longest pass through this stage since start").register(registry);
+        }
+        // Ratis' own stages (recent means): the log's fsync, a follower's AppendEntries handling, the
+        // leader's AppendEntries round trips, a proposal until Ratis answered it.
+        for (String[] t : new String[][] {{"log_sync", "log_worker.syncTime"}, {"log_flush", "log_worker.flushTime"},
+                {"follower_append", "server.follower_append_entry_latency"}, {"leader_append_rtt", "log_appender.*"},
+                {"client_write", "server.clientWriteRequest"}}) {
+            Gauge.builder("hikyaku.cluster.ratis.mean.seconds", node, n -> n.ratisMeanMillis(t[1]) / 1000)
+                    .tag("timer", t[0])
+                    .description("Recent mean of one of Ratis' timers of this node (Ratis' sample of recent durations)")
+                    .register(registry);
+        }
         Gauge.builder("hikyaku.cluster.role", this, m -> roleValue(m.node.status()))
                 .description("This node's role: 2 leader, 1 candidate, 0 follower").register(registry);
         Gauge.builder("hikyaku.cluster.ready.leader", this, m -> m.node.isReadyLeader() ? 1 : 0)
