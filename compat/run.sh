@@ -14,7 +14,8 @@ LOGS="$WORK/logs"
 ROW_TIMEOUT="${COMPAT_ROW_TIMEOUT:-150}"   # per row; the CLI rows (~60 CLI processes each) get twice that
 ALL_ROWS=(boto3-json boto3-query cli-v1-json cli-v2-query js-v3 spring-cloud-aws jms tempqueues
           auth-boto3-json auth-boto3-query auth-cli-v1 auth-cli-v2
-          sigv4-boto3-json sigv4-boto3-query sigv4-js-v3 sigv4-spring-cloud-aws sigv4-jms sigv4-tempqueues)
+          sigv4-boto3-json sigv4-boto3-query sigv4-js-v3 sigv4-spring-cloud-aws sigv4-jms sigv4-tempqueues
+          extended)
 # sigv4-ROW: the row ROW against a server started with --auth sigv4, signed with real keys (below).
 # The two CLI workflows with auth on take ~2 min each, so they run only when named (the auth-cli-*
 # rows sign with both CLIs in every run).
@@ -75,7 +76,7 @@ setup_server || { echo "FAIL server-build"; echo "0 passed, ${#ROWS[@]} failed";
 if wants '*boto3-query' || wants '*cli-v2-query' || wants 'auth-cli-v2'; then setup_debian_clients; fi
 if wants '*js-v3'; then setup_js; fi
 declare -A BUILT=()
-for row in spring-cloud-aws:spring jms:jms tempqueues:tempqueues; do
+for row in spring-cloud-aws:spring jms:jms tempqueues:tempqueues extended:extended; do
   if wants "*${row%%:*}"; then build_java_row "${row##*:}" && BUILT[${row##*:}]=1; fi
 done
 
@@ -93,6 +94,7 @@ row_command() {
     spring-cloud-aws) java_command spring io.hikyaku.compat.spring.SpringWorkflow "$2" ;;
     jms) java_command jms io.hikyaku.compat.jms.JmsWorkflow "$2" ;;
     tempqueues) java_command tempqueues io.hikyaku.compat.tempqueues.TempQueuesWorkflow "$2" ;;
+    extended) extended_command "$2" ;;
     auth-boto3-json) CMD=(python3 auth/auth_check.py "$2" --expect-protocol json) ;;
     auth-boto3-query) CMD=(/usr/bin/python3 auth/auth_check.py "$2" --expect-protocol query) ;;
     auth-cli-v1) CMD=(bash auth/cli.sh "$2" --aws "$(aws_v1_path)") ;;
@@ -111,6 +113,13 @@ java_command() {  # java_command DIR MAIN ENDPOINT
   DIR="$COMPAT/$1"
   if [ -z "${BUILT[$1]:-}" ]; then CMD=(echo "compat/$1 was not built"); return 1; fi
   CMD=(java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "target/classes:$(cat "$DIR/target/classpath.txt")" "$2" "$3")
+}
+
+# The extended row brings its own S3 (moto_server, started and stopped by compat/extended/with_s3.sh).
+extended_command() {  # extended_command ENDPOINT
+  DIR="$COMPAT/extended"
+  if [ -z "${BUILT[extended]:-}" ]; then CMD=(echo "compat/extended was not built"); return 1; fi
+  CMD=(env MOTO_LOG="$LOGS/moto-extended.log" bash with_s3.sh "$1")
 }
 
 free_port() {
