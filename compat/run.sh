@@ -115,7 +115,7 @@ java_command() {  # java_command DIR MAIN ENDPOINT
   CMD=(java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "target/classes:$(cat "$DIR/target/classpath.txt")" "$2" "$3")
 }
 
-# The extended row brings its own S3 (moto_server, started and stopped by compat/extended/with_s3.sh).
+# The extended row brings its own S3 (moto's server, started and stopped by compat/extended/with_s3.sh).
 extended_command() {  # extended_command ENDPOINT
   DIR="$COMPAT/extended"
   if [ -z "${BUILT[extended]:-}" ]; then CMD=(echo "compat/extended was not built"); return 1; fi

@@ -7,8 +7,9 @@ SQS_ENDPOINT="${1:?usage: with_s3.sh SQS_ENDPOINT}"
 MOTO_LOG="${MOTO_LOG:-target/moto.log}"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 
-# moto_server (and pyenv's shim in front of it) execs python: $! is the server's own pid.
-moto_server -H 127.0.0.1 -p "$port" >"$MOTO_LOG" 2>&1 &
+# `python3 -m moto.server` (the same as moto_server, without relying on the script being on PATH) execs
+# python: $! is the server's own pid.
+python3 -m moto.server -H 127.0.0.1 -p "$port" >"$MOTO_LOG" 2>&1 &
 MOTO_PID=$!
 stop_moto() {
   kill -TERM "$MOTO_PID" 2>/dev/null
@@ -22,7 +23,7 @@ trap "exit 143" TERM INT
 
 for i in $(seq 1 60); do
   curl -s -o /dev/null "http://127.0.0.1:$port/" && break
-  kill -0 "$MOTO_PID" 2>/dev/null || { echo "FAILED: moto_server exited (see $MOTO_LOG)"; exit 1; }
+  kill -0 "$MOTO_PID" 2>/dev/null || { echo "FAILED: moto's server exited (see $MOTO_LOG)"; exit 1; }
   sleep 0.5
 done
 echo "-- moto S3 on http://127.0.0.1:$port (pid $MOTO_PID)"
