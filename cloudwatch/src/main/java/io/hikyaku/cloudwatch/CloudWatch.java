@@ -30,6 +30,10 @@ public final class CloudWatch implements AutoCloseable {
     public static final String FILE_NAME = "cloudwatch-metrics.bin";
     /** Queues tracked at most (~160 KiB of memory each, ~40 MiB in all). */
     public static final int DEFAULT_MAX_QUEUES = 256;
+    /** The service metrics' snapshot file name in the data directory. */
+    public static final String SERVICE_FILE_NAME = "cloudwatch-service-metrics.bin";
+    /** Distinct service metric series kept at most (~56 KiB each, ~56 MiB in all); beyond it new series are dropped. */
+    public static final int SERVICE_SERIES_MAX = 1000;
     /** How often the sampler looks at the clock for a new minute. */
     private static final long CHECK_MILLIS = 1000;
 
@@ -37,6 +41,11 @@ public final class CloudWatch implements AutoCloseable {
     private final Path file;
     private final MetricHistory history;
     private final CustomMetrics custom = new CustomMetrics(CustomMetrics.DEFAULT_MAX_PER_ACCOUNT, CustomMetrics.DEFAULT_MAX_TOTAL);
+    /** The other services' AWS/ metrics ({@link ServiceMetrics}), kept apart so they never use the custom metrics' room. */
+    private final CustomMetrics services = new CustomMetrics(SERVICE_SERIES_MAX, SERVICE_SERIES_MAX);
+    private final java.util.List<ServiceMetrics> serviceSources = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The service metrics' snapshot, or null (memory only). */
+    private final Path servicesFile;
     /** The custom metrics' snapshot, or null (memory only). */
     private final Path customFile;
     private final SentSizes sizes = new SentSizes();
@@ -78,9 +87,10 @@ public final class CloudWatch implements AutoCloseable {
         this.clock = clock;
         this.file = dataDir == null ? null : dataDir.resolve(FILE_NAME);
         this.customFile = dataDir == null ? null : dataDir.resolve(CustomMetrics.FILE_NAME);
+        this.servicesFile = dataDir == null ? null : dataDir.resolve(SERVICE_FILE_NAME);
         this.history = new MetricHistory(maxQueues);
         this.sampler = new MetricSampler(view, metrics.registry(), sizes, history, clock);
-        MetricReader reader = new MetricReader(history, custom, clock);
+        MetricReader reader = new MetricReader(history, custom, services, clock);
         this.alarms = new Alarms(reader, clock, dataDir == null ? null : dataDir.resolve(Alarms.FILE_NAME), Alarms.DEFAULT_MAX_PER_ACCOUNT, actionRunner);
         this.endpoint = new CloudWatchEndpoint(new CloudWatchApi(history, custom, reader, alarms, accountId, clock));
         load();
@@ -91,9 +101,10 @@ public final class CloudWatch implements AutoCloseable {
         this.clock = clock;
         this.file = null;
         this.customFile = null;
+        this.servicesFile = null;
         this.history = new MetricHistory(0);
         this.sampler = null;
-        MetricReader reader = new MetricReader(history, custom, clock);
+        MetricReader reader = new MetricReader(history, custom, services, clock);
         this.alarms = new Alarms(reader, clock, null, Alarms.DEFAULT_MAX_PER_ACCOUNT, actionRunner);
         this.endpoint = new CloudWatchEndpoint(new CloudWatchApi(history, custom, reader, alarms, accountId, clock));
     }
@@ -149,15 +160,46 @@ public final class CloudWatch implements AutoCloseable {
     }
 
     private void loadCustom() {
+        loadSeries(custom, customFile, "custom");
+        loadSeries(services, servicesFile, "service");
+    }
+
+    private void loadSeries(CustomMetrics store, Path from, String kind) {
         try {
-            custom.load(customFile, MetricSampler.minuteOf(clock.millis()));
+            store.load(from, MetricSampler.minuteOf(clock.millis()));
         } catch (IOException | RuntimeException e) {
-            Path aside = customFile.resolveSibling(CustomMetrics.FILE_NAME + ".unreadable");
-            LOG.warn("CloudWatch custom metrics {} cannot be read ({}); starting without them, the file is kept as {}", customFile, e.toString(), aside);
+            Path aside = from.resolveSibling(from.getFileName() + ".unreadable");
+            LOG.warn("CloudWatch {} metrics {} cannot be read ({}); starting without them, the file is kept as {}", kind, from, e.toString(), aside);
             try {
-                Files.move(customFile, aside, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(from, aside, StandardCopyOption.REPLACE_EXISTING);
             } catch (IOException moveFailed) {
-                LOG.warn("Cannot move {} aside: {}", customFile, moveFailed.toString());
+                LOG.warn("Cannot move {} aside: {}", from, moveFailed.toString());
+            }
+        }
+    }
+
+    /**
+     * Adds a service whose AWS/ metrics are drained at each minute's sample ({@link ServiceMetrics}). With metrics
+     * off nothing is drained.
+     */
+    public CloudWatch serviceMetrics(ServiceMetrics source) {
+        serviceSources.add(source);
+        return this;
+    }
+
+    /** Files what each service gathered as datapoints of {@code minute}; a series past the limit is dropped. */
+    private void recordServices(long minute) {
+        for (ServiceMetrics source : serviceSources) {
+            for (ServiceMetrics.Datapoint d : source.drain()) {
+                List<MetricKey.Dimension> dims = new java.util.ArrayList<>();
+                d.dimensions().forEach((name, value) -> dims.add(new MetricKey.Dimension(name, value)));
+                CustomMetrics.Point p = new CustomMetrics.Point(new MetricKey(d.namespace(), d.metricName(), dims), minute,
+                        d.count(), d.sum(), d.min(), d.max(), d.unit());
+                try {
+                    services.record(d.accountId(), List.of(p), minute + 1);
+                } catch (CloudWatchException full) {
+                    LOG.debug("CloudWatch service metric {} {} not kept: {}", d.namespace(), d.metricName(), full.getMessage());
+                }
             }
         }
     }
@@ -176,10 +218,10 @@ public final class CloudWatch implements AutoCloseable {
         return this;
     }
 
-    /** Told every request's outcome (the sizes of sent messages). */
     /**
      * One datapoint of an AWS service's own metric that this server runs (e.g. AWS/Scheduler's
-     * InvocationAttemptCount), kept with the account's other non-SQS series (1-minute statistic sets, 24 hours),
+     * InvocationAttemptCount), kept with the other services' AWS/ series, apart from the custom metrics
+     * ({@link ServiceMetrics}'s store: 1-minute statistic sets, 24 hours),
      * at the clock's minute, unit Count. Not through PutMetricData, which refuses {@code AWS/} namespaces. Best
      * effort, as at AWS: when the account's or the server's series limit is reached the point is dropped.
      */
@@ -189,13 +231,14 @@ public final class CloudWatch implements AutoCloseable {
         dimensions.forEach((k, v) -> dims.add(new MetricKey.Dimension(k, v)));
         long now = clock.millis();
         try {
-            custom.record(accountId, List.of(new CustomMetrics.Point(new MetricKey(namespace, metricName, dims),
+            services.record(accountId, List.of(new CustomMetrics.Point(new MetricKey(namespace, metricName, dims),
                     MetricSampler.minuteOf(now), 1, value, value, value, "Count")), MetricSampler.minuteOf(now));
         } catch (CloudWatchException limitReached) {
             // dropped: CloudWatch metrics are best-effort (AWS says so of the Scheduler's too)
         }
     }
 
+    /** Told every request's outcome (the sizes of sent messages). */
     public RequestObserver observer() {
         return sizes;
     }
@@ -231,6 +274,7 @@ public final class CloudWatch implements AutoCloseable {
     public boolean sampleNow() {
         boolean sampled = sampler != null && sampler.runDue();
         if (sampled) {
+            recordServices(MetricSampler.minuteOf(clock.millis()) - 1);
             save();
         }
         alarms.evaluateDue(); // after the minute's sample: the alarms see the datapoints of the minute that ended
@@ -276,8 +320,9 @@ public final class CloudWatch implements AutoCloseable {
         }
         try {
             custom.save(customFile, MetricSampler.minuteOf(clock.millis()));
+            services.save(servicesFile, MetricSampler.minuteOf(clock.millis()));
         } catch (IOException e) {
-            LOG.warn("CloudWatch custom metrics cannot be saved to {}: {}", customFile, e.toString());
+            LOG.warn("CloudWatch custom or service metrics cannot be saved to {}: {}", file.getParent(), e.toString());
         }
     }
 

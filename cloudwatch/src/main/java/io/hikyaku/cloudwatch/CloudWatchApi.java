@@ -250,7 +250,7 @@ final class CloudWatchApi {
             }
         }
         if (namespace == null || !namespace.equals(SqsMetric.NAMESPACE)) {
-            for (MetricKey key : custom.keys(accountId, SqsMetricClock.minute(clock) - QueueSeries.SLOTS)) {
+            for (MetricKey key : reader.keptKeys(accountId, SqsMetricClock.minute(clock) - QueueSeries.SLOTS)) {
                 if (namespace != null && !namespace.equals(key.namespace()) || metricName != null && !metricName.equals(key.metricName())
                         || !matches(key, filters)) {
                     continue;

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.TreeMap;
 
 /**
- * Reads the kept datapoints of one metric, AWS/SQS (the sampled queue history) or custom
- * (PutMetricData), for one account: the statistics of a period, or a series of periods aligned on the
+ * Reads the kept datapoints of one metric, AWS/SQS (the sampled queue history), another service's AWS/
+ * namespace ({@link ServiceMetrics}) or custom (PutMetricData), for one account: the statistics of a period, or a series of periods aligned on the
  * requested start. The one place that knows where a metric's datapoints live.
  */
 final class MetricReader {
@@ -22,12 +22,26 @@ final class MetricReader {
 
     private final MetricHistory history;
     private final CustomMetrics custom;
+    /** Other services' AWS/ metrics ({@link ServiceMetrics}). */
+    private final CustomMetrics services;
     private final Clock clock;
 
     MetricReader(MetricHistory history, CustomMetrics custom, Clock clock) {
+        this(history, custom, new CustomMetrics(0, 0), clock);
+    }
+
+    MetricReader(MetricHistory history, CustomMetrics custom, CustomMetrics services, Clock clock) {
         this.history = history;
         this.custom = custom;
+        this.services = services;
         this.clock = clock;
+    }
+
+    /** The custom and service metrics with a datapoint at or after {@code since}, in namespace/name order (ListMetrics). */
+    List<MetricKey> keptKeys(String accountId, long since) {
+        List<MetricKey> keys = new java.util.ArrayList<>(services.keys(accountId, since));
+        keys.addAll(custom.keys(accountId, since));
+        return keys;
     }
 
     Clock clock() {
@@ -60,13 +74,14 @@ final class MetricReader {
             };
         }
         MetricKey key = new MetricKey(namespace, metricName, dimensions);
+        CustomMetrics store = namespace.startsWith("AWS/") ? services : custom; // PutMetricData refuses AWS/ names
         return new Source() {
             @Override public Aggregate aggregate(long from, long to) {
-                return custom.aggregate(accountId, key, unit, from, to);
+                return store.aggregate(accountId, key, unit, from, to);
             }
 
             @Override public String unit() {
-                String u = custom.unit(accountId, key);
+                String u = store.unit(accountId, key);
                 return u == null ? "None" : u;
             }
         };

@@ -192,6 +192,31 @@ class SnsHttpDeliveryTest extends SqsTestBase {
     }
 
     @Test
+    void unsubscribeSendsASignedUnsubscribeConfirmation() throws Exception {
+        String topic = sns.createTopic(b -> b.name(unique("bye")).attributes(Map.of("SignatureVersion", "2"))).topicArn();
+        String arn = subscribeConfirmed(topic, "/bye", Map.of());
+        sns.unsubscribe(b -> b.subscriptionArn(arn));
+        Received farewell = next("/bye");
+        assertThat(farewell.headers()).containsEntry("x-amz-sns-message-type", "UnsubscribeConfirmation")
+                .containsEntry("x-amz-sns-subscription-arn", arn).containsEntry("x-amz-sns-topic-arn", topic)
+                .containsEntry("User-Agent", "Amazon Simple Notification Service Agent")
+                .containsEntry("Content-Type", "text/plain; charset=UTF-8");
+        JsonNode m = farewell.json();
+        assertThat(keys(m)).containsExactly("Type", "MessageId", "Token", "TopicArn", "Message", "SubscribeURL",
+                "Timestamp", "SignatureVersion", "Signature", "SigningCertURL");
+        assertThat(m.path("Type").asText()).isEqualTo("UnsubscribeConfirmation");
+        assertThat(m.path("Message").asText()).isEqualTo("You have chosen to deactivate subscription " + arn
+                + ".\nTo cancel this operation and restore the subscription, visit the SubscribeURL included in this message.");
+        assertThat(farewell.headers().get("x-amz-sns-message-id")).isEqualTo(m.path("MessageId").asText());
+        assertThat(m.path("SubscribeURL").asText()).startsWith(endpoint + "/?Action=ConfirmSubscription&TopicArn=" + topic + "&Token=");
+        assertThat(m.path("SignatureVersion").asText()).isEqualTo("2");
+        verify(m);
+        assertThat(sns.listSubscriptionsByTopic(b -> b.topicArn(topic)).subscriptions()).isEmpty();
+        sns.publish(b -> b.topicArn(topic).message("after the farewell"));
+        assertThat(received.get("/bye").poll(500, TimeUnit.MILLISECONDS)).as("nothing after the unsubscribe").isNull();
+    }
+
+    @Test
     void confirmationThroughTheSubscribeUrlThenSignedNotificationsV1V2AndRaw() throws Exception {
         String topic = sns.createTopic(b -> b.name(unique("web"))).topicArn();
         String answer = sns.subscribe(b -> b.topicArn(topic).protocol("http").endpoint(hooks + "/a")).subscriptionArn();

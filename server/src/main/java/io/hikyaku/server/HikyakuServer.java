@@ -293,7 +293,7 @@ public final class HikyakuServer implements AutoCloseable {
                 server.startPush();
                 server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
                         config.region(), security == null ? io.hikyaku.sns.OutboundAllowList.loopbackOnly() : security.outboundAllowList(),
-                        config.advertisedUrl(), security != null && security.auth() == io.hikyaku.identity.AuthMode.SIGV4);
+                        security == null ? null : security.outboundCa(), config.advertisedUrl(), security != null && security.auth() == io.hikyaku.identity.AuthMode.SIGV4);
                 server.scheduler = io.hikyaku.scheduler.SchedulerService.start(server.service,
                         config.storage() == StorageMode.MEMORY ? null : config.dataDir(), config.region(), config.clock());
                 if (server.cloudWatch != null) { // invocation outcomes as AWS/Scheduler metrics
@@ -302,6 +302,7 @@ public final class HikyakuServer implements AutoCloseable {
             }
             if (server.cloudWatch != null) { // alarm actions publish to this server's SNS topics (none in a cluster)
                 server.cloudWatch.alarmsIn(config.region(), new SnsAlarmNotifier(() -> server.sns == null ? null : server.sns.api()));
+                server.cloudWatch.serviceMetrics(new io.hikyaku.server.sns.SnsCloudWatchMetrics(() -> server.sns));
             }
             server.bind(codec);
             service.startTimers(); // a stored backlog's page-ins and counting wait until the port is open

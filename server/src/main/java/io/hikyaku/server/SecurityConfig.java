@@ -24,10 +24,17 @@ import java.util.Objects;
  *                             with auth sigv4 every scrape is refused; see MetricsEndpoint)
  * @param outboundAllow        where SNS may send HTTP/S deliveries ({@code --outbound-allow}: CIDRs, host names,
  *                             .suffixes or *), or null for loopback only (see docs/sns.md)
+ * @param outboundCa           PEM certificates SNS's HTTPS deliveries trust besides the JVM's ({@code --outbound-ca}),
+ *                             or null
  */
 public record SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identities identities,
                              Path tlsCert, Path tlsKey, Integer tlsPort, List<String> allowedHosts, Path metricsTokenFile,
-                             String outboundAllow) {
+                             String outboundAllow, Path outboundCa) {
+
+    public SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identities identities, Path tlsCert, Path tlsKey,
+                          Integer tlsPort, List<String> allowedHosts, Path metricsTokenFile, String outboundAllow) {
+        this(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, outboundAllow, null);
+    }
 
     public SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identities identities, Path tlsCert, Path tlsKey,
                           Integer tlsPort, List<String> allowedHosts, Path metricsTokenFile) {
@@ -67,31 +74,36 @@ public record SecurityConfig(AuthMode auth, boolean allowUnauthenticated, Identi
     }
 
     public SecurityConfig withAuth(AuthMode value) {
-        return new SecurityConfig(value, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, outboundAllow);
+        return new SecurityConfig(value, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, outboundAllow, outboundCa);
     }
 
     public SecurityConfig withAllowUnauthenticated(boolean value) {
-        return new SecurityConfig(auth, value, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, outboundAllow);
+        return new SecurityConfig(auth, value, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, outboundAllow, outboundCa);
     }
 
     public SecurityConfig withIdentities(Identities value) {
-        return new SecurityConfig(auth, allowUnauthenticated, value, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, outboundAllow);
+        return new SecurityConfig(auth, allowUnauthenticated, value, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, outboundAllow, outboundCa);
     }
 
     public SecurityConfig withTls(Path cert, Path key, Integer port) {
-        return new SecurityConfig(auth, allowUnauthenticated, identities, cert, key, port, allowedHosts, metricsTokenFile, outboundAllow);
+        return new SecurityConfig(auth, allowUnauthenticated, identities, cert, key, port, allowedHosts, metricsTokenFile, outboundAllow, outboundCa);
     }
 
     public SecurityConfig withAllowedHosts(List<String> value) {
-        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, value, metricsTokenFile, outboundAllow);
+        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, value, metricsTokenFile, outboundAllow, outboundCa);
     }
 
     public SecurityConfig withMetricsTokenFile(Path value) {
-        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, value, outboundAllow);
+        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, value, outboundAllow, outboundCa);
     }
 
     public SecurityConfig withOutboundAllow(String value) {
-        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, value);
+        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, value, outboundCa);
+    }
+
+    public SecurityConfig withOutboundCa(Path value) {
+        return new SecurityConfig(auth, allowUnauthenticated, identities, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile,
+                outboundAllow, value);
     }
 
     /** The parsed {@code --outbound-allow}, loopback only when not given. */

@@ -19,7 +19,7 @@ import javax.net.ssl.SSLSocketFactory;
 /**
  * One HTTP/1.1 POST to a subscriber, to the address the allow-list checked (so a DNS answer that changes between
  * check and connect is never followed), with bounded connect and read times. HTTPS verifies the certificate and
- * the host name with the JVM's trust store. Redirects are never followed: a 3xx is just the status. Only the
+ * the host name with the JVM's trust store (plus {@code --outbound-ca}'s certificates, {@link OutboundTrust}). Redirects are never followed: a 3xx is just the status. Only the
  * status line is read (at most 8 KiB of response), then the connection is closed.
  */
 final class HttpEndpointClient {
@@ -34,9 +34,12 @@ final class HttpEndpointClient {
     private static final int MAX_STATUS_LINE = 8_192;
 
     private final OutboundAllowList allow;
+    private final SSLSocketFactory tlsSockets;
 
-    HttpEndpointClient(OutboundAllowList allow) {
+    /** @param tls the TLS sockets of HTTPS deliveries ({@link OutboundTrust}) */
+    HttpEndpointClient(OutboundAllowList allow, SSLSocketFactory tls) {
         this.allow = allow;
+        this.tlsSockets = tls;
     }
 
     Poster poster() {
@@ -53,8 +56,7 @@ final class HttpEndpointClient {
             plain.setSoTimeout(READ_TIMEOUT_MILLIS);
             Socket socket = plain;
             if (tls) {
-                SSLSocket ssl = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
-                        .createSocket(plain, endpoint.getHost(), port, true);
+                SSLSocket ssl = (SSLSocket) tlsSockets.createSocket(plain, endpoint.getHost(), port, true);
                 SSLParameters params = ssl.getSSLParameters();
                 params.setEndpointIdentificationAlgorithm("HTTPS");
                 if (!OutboundAllowList.Cidr.looksLikeAddress(endpoint.getHost())) {

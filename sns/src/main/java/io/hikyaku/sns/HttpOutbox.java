@@ -51,15 +51,17 @@ final class HttpOutbox implements AutoCloseable {
     final int workers;
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
-    final AtomicLong delivered = new AtomicLong();
+    private final SnsTopicMetrics metrics;
     final AtomicLong retried = new AtomicLong();
-    final AtomicLong failed = new AtomicLong();
+    final AtomicLong queueRetried = new AtomicLong();
     final AtomicLong deadLettered = new AtomicLong();
     final AtomicLong refusedFull = new AtomicLong();
     private volatile boolean closed;
 
-    HttpOutbox(HttpEndpointClient.Poster poster, DeadLetters deadLetters, OutboxLog log, int capacity, int workers) {
+    HttpOutbox(HttpEndpointClient.Poster poster, DeadLetters deadLetters, OutboxLog log, SnsTopicMetrics metrics,
+               int capacity, int workers) {
         this.poster = poster;
+        this.metrics = metrics;
         this.deadLetters = deadLetters;
         this.log = log;
         this.capacity = capacity;
@@ -70,9 +72,10 @@ final class HttpOutbox implements AutoCloseable {
     }
 
     /** Tests: deliveries run on {@code pool}, retries wait on {@code timer}. */
-    HttpOutbox(HttpEndpointClient.Poster poster, DeadLetters deadLetters, OutboxLog log, int capacity,
-               ExecutorService pool, Timer timer) {
+    HttpOutbox(HttpEndpointClient.Poster poster, DeadLetters deadLetters, OutboxLog log, SnsTopicMetrics metrics,
+               int capacity, ExecutorService pool, Timer timer) {
         this.poster = poster;
+        this.metrics = metrics;
         this.deadLetters = deadLetters;
         this.log = log;
         this.capacity = capacity;
@@ -168,7 +171,7 @@ final class HttpOutbox implements AutoCloseable {
             int status = poster.post(URI.create(d.endpoint()), d.headers(), d.body());
             if (status >= 200 && status < 300) {
                 if (d.messageType().equals("Notification")) {
-                    delivered.incrementAndGet();
+                    metrics.count(d.topicArn(), SnsTopicMetrics.Count.DELIVERED);
                 }
                 finished(id);
                 return;
@@ -186,7 +189,7 @@ final class HttpOutbox implements AutoCloseable {
         }
         long delay = retryable && !closed ? d.policy().delayBeforeRetry(retriesDone + 1, waitedSeconds) : -1;
         if (delay >= 0) {
-            retried.incrementAndGet();
+            (QueueCalls.isQueueArn(d.endpoint()) ? queueRetried : retried).incrementAndGet();
             try {
                 timer.schedule(() -> run(() -> attempt(d, id, retriesDone + 1, waitedSeconds + delay)), delay * 1000);
             } catch (RejectedExecutionException stopped) {
@@ -195,7 +198,7 @@ final class HttpOutbox implements AutoCloseable {
             return;
         }
         if (d.messageType().equals("Notification")) {
-            failed.incrementAndGet();
+            metrics.count(d.topicArn(), SnsTopicMetrics.Count.FAILED);
         }
         if (deadLetters.park(d, failure)) {
             deadLettered.incrementAndGet();
@@ -207,6 +210,7 @@ final class HttpOutbox implements AutoCloseable {
     Map<String, Long> counters() {
         return Map.of("HttpDeliveriesPending", (long) pending.get(), "HttpDeliveriesInFlight", (long) inFlight.get(),
                 "HttpOutboxCapacity", (long) capacity, "HttpDeliveriesRetried", retried.get(),
+                "QueueDeliveriesRetried", queueRetried.get(),
                 "HttpDeliveriesDeadLettered", deadLettered.get(), "HttpOutboxFullRefusals", refusedFull.get());
     }
 

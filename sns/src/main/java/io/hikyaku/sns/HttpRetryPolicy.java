@@ -8,14 +8,23 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * {@code healthyRetryPolicy} unless the topic's {@code http.disableSubscriptionOverrides}, else the topic's
  * {@code http.defaultHealthyRetryPolicy}, else SNS's default (3 retries, 20 s apart). Retry {@code k} (1-based)
  * waits: 0 in the no-delay phase, {@code minDelayTarget} in the pre-backoff phase, then the backoff phase from min to
- * max by {@code backoffFunction}, then {@code maxDelayTarget}. The whole schedule is capped at 3,600 s, as at SNS.
+ * max by {@code backoffFunction}, then {@code maxDelayTarget}. The whole schedule is capped at 100 retries and 3,600 s,
+ * as at SNS. {@link #AWS_MANAGED} is SNS's fixed policy for queue (and Lambda) endpoints, without those caps.
  * Jitter is not applied (deterministic for tests; SNS jitters).
+ *
+ * @param awsManaged the schedule of an AWS-managed endpoint: not capped (false in outbox lines written before it)
  */
 record HttpRetryPolicy(int numRetries, int numNoDelayRetries, int numMinDelayRetries, int numMaxDelayRetries,
-                       int minDelaySeconds, int maxDelaySeconds, String backoffFunction, String contentType) {
+                       int minDelaySeconds, int maxDelaySeconds, String backoffFunction, String contentType,
+                       boolean awsManaged) {
 
     static final int MAX_TOTAL_SECONDS = 3_600;
-    static final HttpRetryPolicy DEFAULT = new HttpRetryPolicy(3, 0, 0, 0, 20, 20, "linear", "text/plain; charset=UTF-8");
+    static final HttpRetryPolicy DEFAULT = new HttpRetryPolicy(3, 0, 0, 0, 20, 20, "linear", "text/plain; charset=UTF-8", false);
+    /**
+     * SNS's policy for SQS and Lambda endpoints: 3 retries at once, 2 one second apart, 10 backing off exponentially
+     * from 1 to 20 s, then 100,000 at 20 s: 100,015 retries over about 23 days.
+     */
+    static final HttpRetryPolicy AWS_MANAGED = new HttpRetryPolicy(100_015, 3, 2, 100_000, 1, 20, "exponential", "", true);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static HttpRetryPolicy of(String topicPolicy, String subscriptionPolicy) {
@@ -35,7 +44,7 @@ record HttpRetryPolicy(int numRetries, int numNoDelayRetries, int numMinDelayRet
                 Math.max(0, retry.path("minDelayTarget").asInt(d.minDelaySeconds)),
                 Math.max(0, retry.path("maxDelayTarget").asInt(d.maxDelaySeconds)),
                 retry.path("backoffFunction").asText(d.backoffFunction),
-                request.path("headerContentType").asText(d.contentType));
+                request.path("headerContentType").asText(d.contentType), false);
     }
 
     private static JsonNode read(String json) {
@@ -55,7 +64,7 @@ record HttpRetryPolicy(int numRetries, int numNoDelayRetries, int numMinDelayRet
      * or the 3,600 s cap would be passed, {@code waitedSeconds} being the total waited so far).
      */
     long delayBeforeRetry(int k, long waitedSeconds) {
-        if (k > Math.min(numRetries, 100)) {
+        if (k > (awsManaged ? numRetries : Math.min(numRetries, 100))) {
             return -1;
         }
         long delay;
@@ -77,6 +86,6 @@ record HttpRetryPolicy(int numRetries, int numNoDelayRetries, int numMinDelayRet
         } else {
             delay = maxDelaySeconds;
         }
-        return waitedSeconds + delay > MAX_TOTAL_SECONDS ? -1 : delay;
+        return !awsManaged && waitedSeconds + delay > MAX_TOTAL_SECONDS ? -1 : delay;
     }
 }

@@ -3,17 +3,12 @@ package io.hikyaku.sns;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.hikyaku.api.CallContext;
-import io.hikyaku.api.SqsService;
-import io.hikyaku.protocol.ApiRequest;
-import io.hikyaku.protocol.WireProtocol;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * HTTP/S subscriptions: the allow-list check at Subscribe, the {@code SubscriptionConfirmation} and
@@ -28,29 +23,24 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
 
     private final OutboundAllowList allow;
     private final SnsSigner signer;
-    private final SqsService sqs;
-    private final String region;
+    private final QueueCalls queues;
+    private final QueueDeliveryPolicy queuePolicy;
     private final HttpOutbox outbox;
+    private final SnsTopicMetrics metrics;
     private volatile SnsTopics topics;
-    private final AtomicLong dlqRequests = new AtomicLong();
 
-    HttpSubscribers(OutboundAllowList allow, SnsSigner signer, SqsService sqs, String region,
-                    HttpEndpointClient.Poster poster, OutboxLog log, int capacity, int workers) {
+    /**
+     * @param poster sends a delivery: a POST to an HTTP/S endpoint, or a SendMessage the outbox retries to a queue
+     * @param queuePolicy decides whether SNS may send to a subscription's DLQ, as for any target queue
+     */
+    HttpSubscribers(OutboundAllowList allow, SnsSigner signer, QueueCalls queues, QueueDeliveryPolicy queuePolicy,
+                    HttpEndpointClient.Poster poster, OutboxLog log, SnsTopicMetrics metrics, int capacity, int workers) {
         this.allow = allow;
         this.signer = signer;
-        this.sqs = sqs;
-        this.region = region;
-        this.outbox = new HttpOutbox(poster, this, log, capacity, workers);
-    }
-
-    /** Tests: a given outbox factory (manual executor and timer). */
-    HttpSubscribers(OutboundAllowList allow, SnsSigner signer, SqsService sqs, String region,
-                    java.util.function.Function<HttpOutbox.DeadLetters, HttpOutbox> outbox) {
-        this.allow = allow;
-        this.signer = signer;
-        this.sqs = sqs;
-        this.region = region;
-        this.outbox = outbox.apply(this);
+        this.queues = queues;
+        this.queuePolicy = queuePolicy;
+        this.metrics = metrics;
+        this.outbox = new HttpOutbox(poster, this, log, metrics, capacity, workers);
     }
 
     void attach(SnsTopics topics) {
@@ -91,6 +81,29 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
                 headers, body.getBytes(StandardCharsets.UTF_8), policy));
     }
 
+    /**
+     * Queues the UnsubscribeConfirmation of a subscription just deleted (signed like a confirmation, with a fresh
+     * token); skipped when the outbox is full, since an unsubscribe never waits for room.
+     */
+    void sendUnsubscribeConfirmation(String subscriptionArn, SnsState.UnsubscribeNotice notice, String token,
+                                     String baseUrl, String messageId, long atMillis) {
+        try {
+            outbox.reserve(1);
+        } catch (SnsException full) {
+            return;
+        }
+        String body = HttpMessages.unsubscribeConfirmation(messageId, subscriptionArn, notice.topicArn(), token, baseUrl,
+                atMillis, signer, notice.signatureVersion());
+        Map<String, String> headers = headers("UnsubscribeConfirmation", messageId, notice.topicArn(), subscriptionArn,
+                notice.policy(), false);
+        try {
+            outbox.submit(new HttpDelivery(subscriptionArn, notice.topicArn(), notice.endpoint(), "UnsubscribeConfirmation",
+                    messageId, headers, body.getBytes(StandardCharsets.UTF_8), notice.policy()));
+        } catch (SnsException logFailed) {
+            // the subscription is gone either way; only its farewell is lost
+        }
+    }
+
     /** Queues a notification; the room was reserved by the caller. */
     void sendNotification(PublishedMessage m, SnsPublisher.Target t, String baseUrl, String signatureVersion)
             throws SnsException {
@@ -124,11 +137,22 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
         if (!d.messageType().equals("Notification")) {
             return false; // a confirmation that cannot be delivered leaves the subscription pending, as at SNS
         }
+        if (QueueCalls.isQueueArn(d.endpoint())) { // a queue send the outbox retried: its body is the SendMessage input
+            JsonNode input;
+            try {
+                input = JSON.readTree(d.body());
+            } catch (java.io.IOException e) {
+                return false;
+            }
+            return parkBody(d.subscriptionArn(), input.path("MessageBody").asText(), input.path("MessageGroupId").asText(null),
+                    input.path("MessageDeduplicationId").asText(null));
+        }
         return parkBody(d.subscriptionArn(), new String(d.body(), StandardCharsets.UTF_8), null, null);
     }
 
     /**
-     * Sends {@code body} to the subscription's RedrivePolicy queue (same account, as SNS requires).
+     * Sends {@code body} to the subscription's RedrivePolicy queue (same account, as SNS requires), counted as
+     * NumberOfNotificationsRedrivenToDlq or, when the DLQ is missing or refuses, NumberOfNotificationsFailedToRedriveToDlq.
      * @return false when the subscription has no DLQ, is gone, or the DLQ refuses (the message is then dropped)
      */
     boolean parkBody(String subscriptionArn, String body, String groupId, String deduplicationId) {
@@ -145,6 +169,15 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
         if (redrive == null || redrive.isEmpty()) {
             return false;
         }
+        String topicArn = SnsArns.topicOfSubscription(subscriptionArn);
+        boolean parked = sendToDeadLetterQueue(topicArn, redrive, body, groupId, deduplicationId);
+        metrics.count(topicArn, parked ? SnsTopicMetrics.Count.REDRIVEN_TO_DLQ : SnsTopicMetrics.Count.FAILED_TO_REDRIVE_TO_DLQ);
+        return parked;
+    }
+
+    /** The DLQ's own policy must let SNS send (QueueDeliveryPolicy, as for a target queue, with --auth sigv4). */
+    private boolean sendToDeadLetterQueue(String topicArn, String redrive, String body, String groupId,
+                                          String deduplicationId) {
         String queueArn;
         try {
             JsonNode p = JSON.readTree(redrive);
@@ -152,23 +185,21 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             return false;
         }
-        String[] arn = queueArn.split(":");
-        if (arn.length != 6) {
+        if (!SnsArns.isQueueArn(queueArn)) {
             return false;
         }
-        ObjectNode input = JSON.createObjectNode()
-                .put("QueueUrl", "http://hikyaku.internal/" + arn[4] + "/" + arn[5])
-                .put("MessageBody", body);
-        if (arn[5].endsWith(".fifo") && groupId != null) { // a FIFO topic's subscription has a FIFO DLQ
+        ObjectNode input = JSON.createObjectNode().put("QueueUrl", QueueCalls.queueUrl(queueArn)).put("MessageBody", body);
+        if (queueArn.endsWith(".fifo") && groupId != null) { // a FIFO topic's subscription has a FIFO DLQ
             input.put("MessageGroupId", groupId);
             if (deduplicationId != null) {
                 input.put("MessageDeduplicationId", deduplicationId);
             }
         }
-        CallContext context = new CallContext(arn[4], region, "http://hikyaku.internal", null,
-                "sns-dlq-" + dlqRequests.incrementAndGet());
         try {
-            sqs.invoke(context, new ApiRequest("SendMessage", input, WireProtocol.JSON, true, "/")).join();
+            if (queuePolicy.enforced() && !queuePolicy.allows(topicArn, queueArn, queues.policy(queueArn))) {
+                return false; // the DLQ's policy denies SNS: the message is dropped, counted as failed to redrive
+            }
+            queues.call(queueArn.split(":")[4], "SendMessage", input).join();
             return true;
         } catch (RuntimeException e) {
             return false; // a missing DLQ: the message is dropped, as at SNS

@@ -97,7 +97,7 @@ public final class SnsApi {
             if (!"false".equals(a.get("ConfirmationWasAuthenticated"))) {
                 throw new SnsException("AuthorizationError", 403, "Unsubscribing this subscription requires a signed request");
             }
-            topics.apply(new SnsCommand.Unsubscribe(SnsArns.account(arn), arn));
+            unsubscribe(SnsArns.account(arn), arn, baseUrl(request), clock.millis());
             return response(200, SnsXml.response("Unsubscribe", null, false, requestId));
         } catch (SnsException e) {
             return response(e.status(), SnsXml.error(e, requestId));
@@ -124,6 +124,17 @@ public final class SnsApi {
             return CompletableFuture.completedFuture(response(200, xml));
         } catch (SnsException e) {
             return CompletableFuture.completedFuture(response(e.status(), SnsXml.error(e, requestId)));
+        }
+    }
+
+    /** Unsubscribe, then the UnsubscribeConfirmation to a confirmed HTTP/S endpoint, as SNS sends it. */
+    private void unsubscribe(String account, String arn, String baseUrl, long now) throws SnsException {
+        HttpSubscribers subscribers = publisher == null ? null : publisher.http();
+        SnsState.UnsubscribeNotice notice = subscribers == null ? null : topics.read(s -> s.unsubscribeNotice(arn));
+        topics.apply(new SnsCommand.Unsubscribe(account, arn));
+        if (notice != null) {
+            subscribers.sendUnsubscribeConfirmation(arn, notice, HexFormat.of().formatHex(tokenBytes.get()), baseUrl,
+                    uuids.get().toString(), now);
         }
     }
 
@@ -296,7 +307,7 @@ public final class SnsApi {
                 return SnsXml.response(action, new SnsXml().element("SubscriptionArn", arn), false, requestId);
             }
             case "Unsubscribe" -> {
-                topics.apply(new SnsCommand.Unsubscribe(account, p.required("SubscriptionArn")));
+                unsubscribe(account, p.required("SubscriptionArn"), baseUrl, now);
                 return SnsXml.response(action, null, false, requestId);
             }
             case "ListSubscriptions", "ListSubscriptionsByTopic" -> {

@@ -35,6 +35,17 @@ final class SnsArns {
         return parts.length == 6 ? parts[4] : null;
     }
 
+    /** The resource field of an ARN (the sixth: a topic's name), or null. */
+    static String topicName(String arn) {
+        String[] parts = arn.split(":", 6);
+        return parts.length == 6 ? parts[5] : null;
+    }
+
+    /** The topic ARN of a subscription ARN ({@code <topic ARN>:<uuid>}). */
+    static String topicOfSubscription(String subscriptionArn) {
+        return subscriptionArn.substring(0, subscriptionArn.lastIndexOf(':'));
+    }
+
     /** Refuses what is not a topic ARN with SNS's texts for parameter {@code field}. */
     static void checkTopicArn(String arn, String field) throws SnsException {
         if (arn == null || arn.isEmpty()) {

@@ -3,12 +3,8 @@ package io.hikyaku.sns;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.hikyaku.api.CallContext;
 import io.hikyaku.api.SqsService;
 import io.hikyaku.filter.SnsFilterPolicy;
-import io.hikyaku.protocol.ApiException;
-import io.hikyaku.protocol.ApiRequest;
-import io.hikyaku.protocol.WireProtocol;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -17,43 +13,49 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Delivers a published message to the topic's confirmed {@code sqs} subscriptions on this server, in-process
  * through {@link SqsService#invoke} (as push delivery does), after each subscription's filter policy. The publish
- * completes once every matching queue has accepted (made durable) its copy. Not atomic yet: a failure between two
+ * completes once every matching queue has accepted (made durable) its copy, or, for a queue that refused server-side
+ * (throttled, a store error), once its retry is logged in the durable outbox. Not atomic yet: a failure between two
  * queues leaves the first with its copy (the publisher sees an error and may retry, so at-least-once). A queue that
- * no longer exists or refuses counts as a failed notification and does not fail the publish, as at AWS.
+ * refuses client-side (gone, denied) counts as a failed notification and does not fail the publish, as at AWS.
  * HTTP/S subscriptions go through {@link HttpSubscribers}' outbox (off the request path; room is reserved before
  * any queue gets its copy, so a full outbox refuses the whole publish). Lambda subscriptions are not delivered yet.
  */
 public final class SnsPublisher {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String BASE_URL = "http://hikyaku.internal";
 
-    private final SqsService sqs;
-    private final String region;
+    private final QueueCalls queues;
     private final SnsSigner signer;
-    private final AtomicLong requestIds = new AtomicLong();
     private final HttpSubscribers http;
+    /** Where a queue's refusal is handled: never on the thread that completed the send (it may be the engine's). */
+    private final ThreadPoolExecutor afterRefusal = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(10_000), r -> {
+                Thread thread = new Thread(r, "sns-queue-refusals");
+                thread.setDaemon(true);
+                return thread;
+            });
     private final QueueDeliveryPolicy queuePolicy;
-    final AtomicLong deniedByQueuePolicy = new AtomicLong();
-    final AtomicLong published = new AtomicLong();
-    final AtomicLong delivered = new AtomicLong();
-    final AtomicLong failed = new AtomicLong();
-    final AtomicLong filteredOut = new AtomicLong();
+    private final SnsTopicMetrics metrics;
 
     /** Queues only: HTTP/S subscriptions are counted as failed notifications. */
     public SnsPublisher(SqsService sqs, String region) {
-        this(sqs, region, SnsSigner.generate(), null, new QueueDeliveryPolicy(false));
+        this(new QueueCalls(sqs, region), SnsSigner.generate(), null, new QueueDeliveryPolicy(false), new SnsTopicMetrics());
     }
 
-    SnsPublisher(SqsService sqs, String region, SnsSigner signer, HttpSubscribers http, QueueDeliveryPolicy queuePolicy) {
-        this.sqs = sqs;
-        this.region = region;
+    SnsPublisher(QueueCalls queues, SnsSigner signer, HttpSubscribers http, QueueDeliveryPolicy queuePolicy,
+                 SnsTopicMetrics metrics) {
+        this.queues = queues;
+        this.metrics = metrics;
         this.signer = signer;
+        this.afterRefusal.allowCoreThreadTimeOut(true);
         this.http = http;
         this.queuePolicy = queuePolicy;
     }
@@ -66,16 +68,16 @@ public final class SnsPublisher {
         return http;
     }
 
-    /** NumberOfMessagesPublished, NumberOfNotificationsDelivered, NumberOfNotificationsFailed, NumberOfNotificationsFilteredOut. */
+    SnsTopicMetrics metrics() {
+        return metrics;
+    }
+
+    /** The AWS/SNS counts server-wide since the start (NumberOfMessagesPublished ...), and the HTTP outbox's meters. */
     public Map<String, Long> counters() {
         Map<String, Long> out = new java.util.TreeMap<>();
-        long httpDelivered = http == null ? 0 : http.outbox().delivered.get();
-        long httpFailed = http == null ? 0 : http.outbox().failed.get();
-        out.put("NumberOfMessagesPublished", published.get());
-        out.put("NumberOfNotificationsDelivered", delivered.get() + httpDelivered);
-        out.put("NumberOfNotificationsFailed", failed.get() + httpFailed);
-        out.put("NumberOfNotificationsFilteredOut", filteredOut.get());
-        out.put("NotificationsDeniedByQueuePolicy", deniedByQueuePolicy.get());
+        for (SnsTopicMetrics.Count c : SnsTopicMetrics.Count.values()) {
+            out.put(c.metricName, metrics.total(c));
+        }
         if (http != null) {
             out.putAll(http.counters());
         }
@@ -87,6 +89,10 @@ public final class SnsPublisher {
                   HttpRetryPolicy policy) {
         boolean isHttp() {
             return protocol.equals("http") || protocol.equals("https");
+        }
+
+        String topicArn() {
+            return SnsArns.topicOfSubscription(subscriptionArn);
         }
     }
 
@@ -113,9 +119,13 @@ public final class SnsPublisher {
                                     List<Target> targets) throws SnsException {
         List<Target> matching = new ArrayList<>();
         int filtered = 0;
+        int filteredWithoutAttributes = 0;
         for (Target t : targets) {
             if (t.filter() != null && !t.filter().matches(m.attributes(), m.message())) {
                 filtered++;
+                if (m.attributes().isEmpty() && t.filter().scope() == io.hikyaku.filter.FilterPolicyScope.MessageAttributes) {
+                    filteredWithoutAttributes++;
+                }
             } else {
                 matching.add(t);
             }
@@ -124,14 +134,16 @@ public final class SnsPublisher {
         if (http != null) {
             http.outbox().reserve(httpTargets); // before any queue gets its copy: a full outbox refuses the publish
         }
-        published.incrementAndGet();
-        filteredOut.addAndGet(filtered);
+        String topic = m.topicArn();
+        metrics.published(topic, PublishLimits.size(m));
+        metrics.count(topic, SnsTopicMetrics.Count.FILTERED_OUT, filtered);
+        metrics.count(topic, SnsTopicMetrics.Count.FILTERED_OUT_NO_MESSAGE_ATTRIBUTES, filteredWithoutAttributes);
         List<CompletableFuture<Void>> sends = new ArrayList<>();
         int submitted = 0;
         for (Target t : matching) {
             if (t.isHttp()) {
                 if (http == null) {
-                    failed.incrementAndGet();
+                    metrics.count(topic, SnsTopicMetrics.Count.FAILED);
                 } else {
                     try {
                         http.sendNotification(m, t, baseUrl, signatureVersion);
@@ -144,7 +156,7 @@ public final class SnsPublisher {
                 continue;
             }
             if (t.raw() && m.attributes().size() > 10) {
-                failed.incrementAndGet(); // SQS takes 10 attributes: SNS drops the message as a client error
+                metrics.count(topic, SnsTopicMetrics.Count.FAILED); // SQS takes 10 attributes: SNS drops it as a client error
                 continue;
             }
             sends.add(send(m, fifoTopic, signatureVersion, baseUrl, t));
@@ -154,11 +166,9 @@ public final class SnsPublisher {
 
     private CompletableFuture<Void> send(PublishedMessage m, boolean fifoTopic, String signatureVersion, String baseUrl,
                                          Target t) {
-        String[] arn = t.endpoint().split(":");
-        String queueAccount = arn[4];
-        String queueName = arn[5];
-        boolean fifoQueue = queueName.endsWith(".fifo");
-        ObjectNode input = JSON.createObjectNode().put("QueueUrl", BASE_URL + "/" + queueAccount + "/" + queueName);
+        String queueArn = t.endpoint();
+        boolean fifoQueue = queueArn.endsWith(".fifo");
+        ObjectNode input = JSON.createObjectNode().put("QueueUrl", QueueCalls.queueUrl(queueArn));
         if (t.raw()) {
             input.put("MessageBody", m.message());
             if (!m.attributes().isEmpty()) {
@@ -182,65 +192,66 @@ public final class SnsPublisher {
         } else if (!fifoTopic && m.groupId() != null) {
             input.put("MessageGroupId", m.groupId()); // a standard topic forwards the group to fair queues
         }
-        String topicArn = m.topicArn();
         if (!queuePolicy.enforced()) {
-            return sendMessage(queueAccount, input, t);
+            return sendMessage(m.messageId(), input, t);
         }
-        ObjectNode read = JSON.createObjectNode().put("QueueUrl", input.get("QueueUrl").asText());
-        read.putArray("AttributeNames").add("Policy");
         String policy;
         try { // read here, not in a callback: a callback may run on the engine's thread, which must not call it again
-            policy = call(queueAccount, "GetQueueAttributes", read).join().path("Attributes").path("Policy").asText(null);
+            policy = queues.policy(queueArn);
         } catch (RuntimeException e) {
-            return clientSideFailure(e, t, input);
-        }
-        if (!queuePolicy.allows(topicArn, t.endpoint(), policy)) {
-            deniedByQueuePolicy.incrementAndGet();
-            failed.incrementAndGet();
-            park(t, input);
-            return CompletableFuture.completedFuture(null);
-        }
-        return sendMessage(queueAccount, input, t);
-    }
-
-    private CompletableFuture<ObjectNode> call(String account, String action, ObjectNode input) {
-        CallContext context = new CallContext(account, region, BASE_URL, null, "sns-" + requestIds.incrementAndGet());
-        try {
-            return sqs.invoke(context, new ApiRequest(action, input, WireProtocol.JSON, true, "/"));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
-    private CompletableFuture<Void> sendMessage(String queueAccount, ObjectNode input, Target t) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        call(queueAccount, "SendMessage", input).whenComplete((out, error) -> {
-            if (error == null) {
-                delivered.incrementAndGet();
-                done.complete(null);
-                return;
+            try {
+                refused(e, m.messageId(), t, input);
+                return CompletableFuture.completedFuture(null);
+            } catch (CompletionException publishFails) {
+                return CompletableFuture.failedFuture(publishFails.getCause());
             }
-            clientSideFailure(error, t, input).whenComplete((v, e) -> {
-                if (e == null) {
-                    done.complete(null);
-                } else {
-                    done.completeExceptionally(e);
-                }
-            });
-        });
-        return done;
-    }
-
-    /** A missing or refusing queue: counted, parked in the subscription's DLQ if any, the publish stands (as at AWS). */
-    private CompletableFuture<Void> clientSideFailure(Throwable error, Target t, ObjectNode input) {
-        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-                ? error.getCause() : error;
-        failed.incrementAndGet();
-        if (cause instanceof ApiException api && isClientSide(api.errorType())) {
+        }
+        if (!queuePolicy.allows(m.topicArn(), queueArn, policy)) {
+            metrics.count(t.topicArn(), SnsTopicMetrics.Count.DENIED_BY_QUEUE_POLICY);
+            metrics.count(t.topicArn(), SnsTopicMetrics.Count.FAILED);
             park(t, input);
             return CompletableFuture.completedFuture(null);
         }
-        return CompletableFuture.failedFuture(cause);
+        return sendMessage(m.messageId(), input, t);
+    }
+
+    private CompletableFuture<Void> sendMessage(String messageId, ObjectNode input, Target t) {
+        return queues.call(t.endpoint().split(":")[4], "SendMessage", input).handle((out, error) -> error)
+                .thenCompose(error -> {
+                    if (error == null) {
+                        metrics.count(t.topicArn(), SnsTopicMetrics.Count.DELIVERED);
+                        return CompletableFuture.completedFuture(null);
+                    }
+                    // off the completing thread (it may be the engine's): a DLQ send and an outbox write wait
+                    return CompletableFuture.runAsync(() -> refused(error, messageId, t, input), afterRefusal);
+                });
+    }
+
+    /**
+     * A queue refused its copy. Client-side (gone, denied, the message or the key refused): counted failed and parked
+     * in the subscription's DLQ; the publish stands, as at AWS. Server-side (throttled, a store error): the SendMessage
+     * goes to the durable outbox to be retried on SNS's policy for AWS-managed endpoints, and the publish stands once
+     * it is logged. Without an outbox, or with no room in it, the publish fails (the publisher retries).
+     * @throws CompletionException when the publish must fail
+     */
+    private void refused(Throwable error, String messageId, Target t, ObjectNode input) {
+        if (QueueCalls.clientSide(error)) {
+            metrics.count(t.topicArn(), SnsTopicMetrics.Count.FAILED);
+            park(t, input);
+            return;
+        }
+        if (http != null) {
+            try {
+                http.outbox().reserve(1);
+                http.outbox().submit(new HttpDelivery(t.subscriptionArn(), t.topicArn(), t.endpoint(), "Notification",
+                        messageId, Map.of(), input.toString().getBytes(StandardCharsets.UTF_8), HttpRetryPolicy.AWS_MANAGED));
+                return;
+            } catch (SnsException noRoom) {
+                // fall through: the publish fails
+            }
+        }
+        metrics.count(t.topicArn(), SnsTopicMetrics.Count.FAILED);
+        throw new CompletionException(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
     }
 
     private void park(Target t, ObjectNode input) {
@@ -248,12 +259,6 @@ public final class SnsPublisher {
             http.parkBody(t.subscriptionArn(), input.path("MessageBody").asText(),
                     input.path("MessageGroupId").asText(null), input.path("MessageDeduplicationId").asText(null));
         }
-    }
-
-    private static boolean isClientSide(String errorType) {
-        return errorType != null && (errorType.contains("NonExistentQueue") || errorType.contains("QueueDoesNotExist")
-                || errorType.contains("AccessDenied") || errorType.contains("InvalidParameterValue")
-                || errorType.contains("InvalidMessageContents"));
     }
 
     /** SHA-256 hex of the message, the deduplication id of a content-deduplicated FIFO topic. */

@@ -33,15 +33,31 @@ public final class SnsService implements AutoCloseable {
      */
     public static SnsService start(SqsService sqs, Path dataDir, String region, OutboundAllowList allow,
                                    String advertisedUrl, boolean enforcePolicies) {
+        return start(sqs, dataDir, region, allow, null, advertisedUrl, enforcePolicies);
+    }
+
+    /**
+     * @param outboundCa PEM certificates HTTPS deliveries trust besides the JVM's ({@code --outbound-ca}), or null
+     * @throws IllegalArgumentException when that file holds no readable certificate
+     */
+    public static SnsService start(SqsService sqs, Path dataDir, String region, OutboundAllowList allow, Path outboundCa,
+                                   String advertisedUrl, boolean enforcePolicies) {
+        javax.net.ssl.SSLSocketFactory tls = OutboundTrust.sockets(outboundCa); // a bad file fails the start, naming it
         try {
             SnsSigner signer = dataDir == null ? SnsSigner.generate() : SnsSigner.loadOrCreate(dataDir.resolve("sns"));
             SnsTopics topics = SnsTopics.open(dataDir == null ? SnsJournal.memory() : new FileSnsJournal(dataDir));
             OutboxLog outboxLog = dataDir == null ? OutboxLog.memory() : OutboxLog.open(dataDir.resolve("sns"));
-            HttpSubscribers http = new HttpSubscribers(allow, signer, sqs, region,
-                    new HttpEndpointClient(allow).poster(), outboxLog, HttpOutbox.DEFAULT_CAPACITY, HttpOutbox.DEFAULT_WORKERS);
+            SnsTopicMetrics metrics = new SnsTopicMetrics();
+            QueueCalls queues = new QueueCalls(sqs, region);
+            QueueDeliveryPolicy queuePolicy = new QueueDeliveryPolicy(enforcePolicies);
+            HttpEndpointClient.Poster web = new HttpEndpointClient(allow, tls).poster();
+            HttpEndpointClient.Poster poster = (endpoint, headers, body) -> QueueCalls.isQueueArn(endpoint.toString())
+                    ? queues.resend(endpoint, headers, body) : web.post(endpoint, headers, body);
+            HttpSubscribers http = new HttpSubscribers(allow, signer, queues, queuePolicy, poster, outboxLog, metrics,
+                    HttpOutbox.DEFAULT_CAPACITY, HttpOutbox.DEFAULT_WORKERS);
             http.attach(topics);
             http.outbox().recover(); // what the last run accepted and did not finish
-            SnsPublisher publisher = new SnsPublisher(sqs, region, signer, http, new QueueDeliveryPolicy(enforcePolicies));
+            SnsPublisher publisher = new SnsPublisher(queues, signer, http, queuePolicy, metrics);
             return new SnsService(topics, publisher, SnsApi.create(topics, region, publisher).advertise(advertisedUrl));
         } catch (IOException e) {
             throw new UncheckedIOException("SNS topics could not be loaded from " + dataDir, e);
@@ -55,6 +71,14 @@ public final class SnsService implements AutoCloseable {
     /** AWS/SNS counters since start, and the HTTP outbox's gauges. */
     public java.util.Map<String, Long> counters() {
         return publisher.counters();
+    }
+
+    /**
+     * Each topic's AWS/SNS datapoints since the last call, then forgotten: the CloudWatch API drains this once a
+     * minute and files them under the minute that ended (dimension TopicName).
+     */
+    public java.util.List<TopicMetricPoint> drainTopicMetrics() {
+        return publisher.metrics().drain();
     }
 
     @Override

@@ -531,6 +531,23 @@ public final class SnsState {
                 HttpRetryPolicy.of(t.attributes.get("DeliveryPolicy"), s.attributes.get("DeliveryPolicy")));
     }
 
+    /** Where an UnsubscribeConfirmation goes: a confirmed HTTP/S subscription's endpoint and its topic's settings. */
+    record UnsubscribeNotice(String topicArn, String endpoint, String signatureVersion, HttpRetryPolicy policy) { }
+
+    /** The notice of a confirmed HTTP/S subscription, or null for any other (or an unknown) subscription. */
+    UnsubscribeNotice unsubscribeNotice(String subscriptionArn) {
+        Subscription s = subscriptions.get(subscriptionArn);
+        if (s == null || s.pendingConfirmation || !(s.protocol.equals("http") || s.protocol.equals("https"))) {
+            return null;
+        }
+        Topic t = topics.get(s.topicArn);
+        if (t == null) {
+            return null;
+        }
+        return new UnsubscribeNotice(s.topicArn, s.endpoint, t.attributes.getOrDefault("SignatureVersion", "1"),
+                HttpRetryPolicy.of(t.attributes.get("DeliveryPolicy"), s.attributes.get("DeliveryPolicy")));
+    }
+
     Topic topicOrNull(String arn) {
         return topics.get(arn);
     }

@@ -28,9 +28,11 @@ class HttpOutboxTest {
     private final List<Long> delays = new ArrayList<>();
     private final List<Runnable> waiting = new ArrayList<>();
     private final List<String> parked = new ArrayList<>();
+    private final SnsTopicMetrics metrics = new SnsTopicMetrics();
 
     private HttpOutbox outbox(HttpEndpointClient.Poster poster, int capacity) {
-        return new HttpOutbox(poster, (d, why) -> parked.add(d.messageId() + ": " + why), OutboxLog.memory(), capacity, new DirectExecutor(),
+        return new HttpOutbox(poster, (d, why) -> parked.add(d.messageId() + ": " + why), OutboxLog.memory(), metrics, capacity,
+                new DirectExecutor(),
                 (task, delay) -> {
                     delays.add(delay);
                     waiting.add(task);
@@ -57,7 +59,7 @@ class HttpOutboxTest {
         runTimers();
         assertThat(posts).hasValue(3);
         assertThat(delays).containsExactly(20_000L, 20_000L);
-        assertThat(o.delivered).hasValue(1);
+        assertThat(metrics.total(SnsTopicMetrics.Count.DELIVERED)).isEqualTo(1);
         assertThat(o.retried).hasValue(2);
         assertThat(parked).isEmpty();
         assertThat(o.pending()).isZero();
@@ -75,7 +77,7 @@ class HttpOutboxTest {
         runTimers();
         assertThat(posts).hasValue(4); // the first attempt and 3 retries
         assertThat(parked).containsExactly("m2: connection refused");
-        assertThat(o.failed).hasValue(1);
+        assertThat(metrics.total(SnsTopicMetrics.Count.FAILED)).isEqualTo(1);
         assertThat(o.pending()).isZero();
     }
 
@@ -106,5 +108,26 @@ class HttpOutboxTest {
         assertThat(o.counters()).containsEntry("HttpOutboxFullRefusals", 1L).containsEntry("HttpDeliveriesPending", 2L);
         o.release(1);
         o.reserve(1);
+    }
+
+    @Test
+    void aQueueDeliveryIsRetriedOnTheAwsManagedScheduleForAbout23DaysThenParked() throws Exception {
+        AtomicInteger sends = new AtomicInteger();
+        HttpOutbox o = outbox((u, h, b) -> {
+            sends.incrementAndGet();
+            return 500; // a server-side refusal, every time
+        }, 10);
+        o.reserve(1);
+        o.submit(new HttpDelivery("arn:aws:sns:us-east-1:000000000000:t:s1", "arn:aws:sns:us-east-1:000000000000:t",
+                "arn:aws:sqs:us-east-1:000000000000:q", "Notification", "m9", Map.of(), "{}".getBytes(),
+                HttpRetryPolicy.AWS_MANAGED));
+        runTimers();
+        assertThat(sends).hasValue(100_016);
+        assertThat(delays.subList(0, 7)).containsExactly(0L, 0L, 0L, 1_000L, 1_000L, 1_000L, 1_000L);
+        long seconds = delays.stream().mapToLong(Long::longValue).sum() / 1000;
+        assertThat(seconds).isEqualTo(2 + 67 + 20L * 100_000);
+        assertThat(parked).containsExactly("m9: the endpoint answered HTTP 500");
+        assertThat(o.counters()).containsEntry("QueueDeliveriesRetried", 100_015L).containsEntry("HttpDeliveriesRetried", 0L);
+        assertThat(metrics.total(SnsTopicMetrics.Count.FAILED)).isEqualTo(1);
     }
 }

@@ -2,6 +2,8 @@ package io.hikyaku.sns;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class HttpRetryPolicyTest {
@@ -40,5 +42,20 @@ class HttpRetryPolicyTest {
         assertThat(p.delayBeforeRetry(1, 0)).isEqualTo(5);
         assertThat(HttpRetryPolicy.of(topic.replace("true", "false"), "{\"healthyRetryPolicy\":{\"numRetries\":9}}")
                 .numRetries()).isEqualTo(9);
+    }
+
+    @Test
+    void theAwsManagedScheduleOfQueueEndpointsIsUncapped() {
+        HttpRetryPolicy p = HttpRetryPolicy.AWS_MANAGED;
+        long waited = 0;
+        List<Long> first = new ArrayList<>();
+        for (int k = 1; k <= 16; k++) {
+            long d = p.delayBeforeRetry(k, waited);
+            first.add(d);
+            waited += d;
+        }
+        assertThat(first).containsExactly(0L, 0L, 0L, 1L, 1L, 1L, 1L, 2L, 3L, 4L, 5L, 7L, 10L, 14L, 20L, 20L);
+        assertThat(p.delayBeforeRetry(100_015, 2_000_000)).as("23 days in").isEqualTo(20);
+        assertThat(p.delayBeforeRetry(100_016, 2_000_020)).isEqualTo(-1);
     }
 }

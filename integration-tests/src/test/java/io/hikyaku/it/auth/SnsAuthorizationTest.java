@@ -97,6 +97,37 @@ class SnsAuthorizationTest extends AuthTestBase {
         }
     }
 
+    private static String snsPolicy(String effect, String queue, String topic) {
+        return "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"" + effect + "\",\"Principal\":{\"Service\":"
+                + "\"sns.amazonaws.com\"},\"Action\":\"sqs:SendMessage\",\"Resource\":\"arn:aws:sqs:us-east-1:" + A
+                + ":" + queue + "\",\"Condition\":{\"ArnEquals\":{\"aws:SourceArn\":\"" + topic + "\"}}}]}";
+    }
+
+    @Test
+    void theDeadLetterQueuesOwnPolicyMustLetTheTopicSend() {
+        try (SnsClient root = sns(ROOT_A, ROOT_A_SECRET)) {
+            SqsClient sqs = sqs(ROOT_A, ROOT_A_SECRET);
+            String topic = root.createTopic(b -> b.name("guarded")).topicArn();
+            String closed = sqs.createQueue(b -> b.queueName("guarded-closed")).queueUrl();
+            sqs.setQueueAttributes(b -> b.queueUrl(closed).attributes(java.util.Map.of(QueueAttributeName.POLICY,
+                    snsPolicy("Deny", "guarded-closed", topic))));
+            String dlq = sqs.createQueue(b -> b.queueName("guarded-dlq")).queueUrl();
+            sqs.setQueueAttributes(b -> b.queueUrl(dlq).attributes(java.util.Map.of(QueueAttributeName.POLICY,
+                    snsPolicy("Deny", "guarded-dlq", topic))));
+            root.subscribe(b -> b.topicArn(topic).protocol("sqs").endpoint("arn:aws:sqs:us-east-1:" + A + ":guarded-closed")
+                    .attributes(java.util.Map.of("RedrivePolicy", "{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:" + A + ":guarded-dlq\"}")));
+            root.publish(b -> b.topicArn(topic).message("nowhere to go"));
+            assertThat(sqs.receiveMessage(b -> b.queueUrl(dlq)).messages()).as("the DLQ's policy denies the topic").isEmpty();
+
+            sqs.setQueueAttributes(b -> b.queueUrl(dlq).attributes(java.util.Map.of(QueueAttributeName.POLICY,
+                    snsPolicy("Allow", "guarded-dlq", topic))));
+            root.publish(b -> b.topicArn(topic).message("parked"));
+            var parked = sqs.receiveMessage(b -> b.queueUrl(dlq).maxNumberOfMessages(10)).messages();
+            assertThat(parked).hasSize(1);
+            assertThat(parked.get(0).body()).contains("\"Message\":\"parked\"");
+        }
+    }
+
     @Test
     void theSubscribeUrlWorksUnsignedButAnUnsignedUnsubscribeOfAnAuthenticatedSubscriptionIsRefused() throws Exception {
         java.net.http.HttpClient web = java.net.http.HttpClient.newHttpClient();

@@ -71,6 +71,8 @@ final class ServeCommand implements Subcommand {
                     + "guards against DNS rebinding (env HIKYAKU_ALLOWED_HOSTS; see docs/security.md)."),
             valued("outbound-allow", "LIST", "Where SNS HTTP/S subscriptions may be delivered: comma-separated CIDRs, host "
                     + "names, .suffixes or * (default loopback only: 127.0.0.0/8,::1/128,localhost; env HIKYAKU_OUTBOUND_ALLOW; see docs/sns.md)."),
+            valued("outbound-ca", "PEM", "CA (or self-signed) certificates SNS HTTPS deliveries trust besides the JVM's "
+                    + "trust store (env HIKYAKU_OUTBOUND_CA; see docs/sns.md)."),
             valued("tls-cert", "PEM", "Certificate chain for HTTPS (env HIKYAKU_TLS_CERT); needs --tls-key."),
             valued("tls-key", "PEM", "PKCS#8 private key for HTTPS (env HIKYAKU_TLS_KEY)."),
             valued("tls-port", "PORT", "Serve HTTPS on this second port and HTTP on --port (default: HTTPS on --port; env HIKYAKU_TLS_PORT)."),
@@ -191,7 +193,7 @@ final class ServeCommand implements Subcommand {
         SecuritySettings given = new SecuritySettings(SecuritySettings.auth("--auth", flags.string("auth")),
                 flags.has("allow-unauthenticated") ? Boolean.TRUE : null, flags.path("tls-cert"), flags.path("tls-key"),
                 flags.integer("tls-port"), SecuritySettings.hostList(flags.string("allowed-hosts")), flags.path("metrics-token-file"),
-                flags.string("outbound-allow"));
+                flags.string("outbound-allow"), flags.path("outbound-ca"));
         try {
             SecurityConfig c = file.security().applyTo(SecurityConfig.defaults().withIdentities(identities));
             c = SecuritySettings.fromEnvironment(env).applyTo(c);

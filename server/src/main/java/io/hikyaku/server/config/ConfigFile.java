@@ -44,7 +44,7 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
             "samTemplates", "cluster");
     private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
             "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog", "cooldowns",
-            "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics", "engineShards", "allowedHosts", "metricsTokenFile", "outboundAllow",
+            "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics", "engineShards", "allowedHosts", "metricsTokenFile", "outboundAllow", "outboundCa",
             "maxConnections", "maxConnectionsPerAddress", "requestHeadTimeout", "requestBodyTimeout");
     private static final Set<String> QUEUE_KEYS = Set.of("name", "attributes", "tags", "deadLetterQueue", "maxReceiveCount", "account");
 
@@ -152,7 +152,8 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
                 cert == null ? null : Path.of(cert), key == null ? null : Path.of(key),
                 SettingValues.port(source + ".tlsPort", text(source, s, "tlsPort")), hosts(source + ".allowedHosts", s.get("allowedHosts")),
                 text(source, s, "metricsTokenFile") == null ? null : Path.of(text(source, s, "metricsTokenFile")),
-                outboundAllow(source + ".outboundAllow", s.get("outboundAllow")));
+                outboundAllow(source + ".outboundAllow", s.get("outboundAllow")),
+                text(source, s, "outboundCa") == null ? null : Path.of(text(source, s, "outboundCa")));
     }
 
     /** A list of entries, or one comma-separated string of them, as one comma-separated string. */

@@ -12,9 +12,14 @@ import java.util.Locale;
  * null = not given there. Layered like {@link Settings}: defaults &lt; file &lt; environment &lt; flags.
  */
 public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path tlsCert, Path tlsKey, Integer tlsPort,
-                               List<String> allowedHosts, Path metricsTokenFile, String outboundAllow) {
+                               List<String> allowedHosts, Path metricsTokenFile, String outboundAllow, Path outboundCa) {
 
     public static final SecuritySettings NONE = new SecuritySettings(null, null, null, null, null, null, null, null);
+
+    public SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path tlsCert, Path tlsKey, Integer tlsPort,
+                            List<String> allowedHosts, Path metricsTokenFile, String outboundAllow) {
+        this(auth, allowUnauthenticated, tlsCert, tlsKey, tlsPort, allowedHosts, metricsTokenFile, outboundAllow, null);
+    }
 
     public SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path tlsCert, Path tlsKey, Integer tlsPort,
                             List<String> allowedHosts, Path metricsTokenFile) {
@@ -36,6 +41,7 @@ public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path
         }
         if (metricsTokenFile != null) c = c.withMetricsTokenFile(metricsTokenFile);
         if (outboundAllow != null) c = c.withOutboundAllow(outboundAllow);
+        if (outboundCa != null) c = c.withOutboundCa(outboundCa);
         return c;
     }
 
@@ -69,7 +75,7 @@ public record SecuritySettings(AuthMode auth, Boolean allowUnauthenticated, Path
                 path(value(env, "HIKYAKU_TLS_CERT")), path(value(env, "HIKYAKU_TLS_KEY")),
                 SettingValues.port("HIKYAKU_TLS_PORT", value(env, "HIKYAKU_TLS_PORT")),
                 hostList(value(env, "HIKYAKU_ALLOWED_HOSTS")), path(value(env, "HIKYAKU_METRICS_TOKEN_FILE")),
-                value(env, "HIKYAKU_OUTBOUND_ALLOW"));
+                value(env, "HIKYAKU_OUTBOUND_ALLOW"), path(value(env, "HIKYAKU_OUTBOUND_CA")));
     }
 
     /** {@code a.example, .lan, *}: comma-separated host names; null when not given. */
