@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The AWS CLI on an SSE-KMS queue: a key made with {@code aws kms}, a message sent and received through it, and
  * SQS's KMS.DisabledException as the CLI prints it while the key is disabled. With the CLI on the PATH and, when
- * installed, Debian's {@code /usr/bin/aws} (awscli 1.x on botocore 1.29: the Query protocol).
+ * installed, Debian's {@code /usr/bin/aws} (awscli 2.9: the Query protocol).
  */
 class AwsCliSseTest extends SqsTestBase {
 
