@@ -96,14 +96,16 @@ server_cmd() { # name datadir
     # Memory mode keeps every body on the heap (~0.7 KiB per 256 B message); a 40 s send run at
     # 50k msgs/s stores 2M before it drains, more than the launcher's default -Xmx1g. ElasticMQ
     # runs with the JVM's default heap, a quarter of RAM (6 GiB here).
-    hikyaku-memory) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '$ROOT/hikyaku' serve --port $PORT --storage memory" ;;
+    # *-nosse: the same server; the client creates its queues with SqsManagedSseEnabled=false (client_props), so
+    # beside the plain name (SSE-SQS, the default) they show what encryption at rest costs.
+    hikyaku-memory|hikyaku-memory-nosse) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '$ROOT/hikyaku' serve --port $PORT --storage memory" ;;
     # The same two with authentication on: every request SigV4-verified against bench/auth/identities.yaml
     # (the client signs with --sigv4). Beside `hikyaku` / `hikyaku-memory` they show what auth costs.
     hikyaku-sigv4|hikyaku-sigv4-user) echo "exec '$ROOT/hikyaku' serve --port $PORT --data-dir '$data' $SIGV4_ARGS" ;;
     hikyaku-memory-sigv4|hikyaku-memory-sigv4-user) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '$ROOT/hikyaku' serve --port $PORT --storage memory $SIGV4_ARGS" ;;
     # The memory servers of another build (BENCH_BASE_ROOT, as hikyaku-base), auth off and on, for before/after
     # figures of authentication's cost side by side in one run (not in SERVERS).
-    hikyaku-base-memory) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '${BENCH_BASE_ROOT:?set BENCH_BASE_ROOT}/hikyaku' serve --port $PORT --storage memory" ;;
+    hikyaku-base-memory|hikyaku-base-memory-nosse) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '${BENCH_BASE_ROOT:?set BENCH_BASE_ROOT}/hikyaku' serve --port $PORT --storage memory" ;;
     hikyaku-base-memory-sigv4|hikyaku-base-memory-sigv4-user) echo "JAVA_OPTS='-Xmx4g ${JAVA_OPTS:-}' exec '${BENCH_BASE_ROOT:?set BENCH_BASE_ROOT}/hikyaku' serve --port $PORT --storage memory $SIGV4_ARGS" ;;
     # The same two with metrics off: nothing recorded per request (docs/operations.md "Monitoring").
     hikyaku-nometrics) echo "exec '$ROOT/hikyaku' serve --port $PORT --data-dir '$data' --metrics off" ;;
@@ -129,9 +131,9 @@ server_cmd() { # name datadir
 
 available() {
   case "$1" in
-    hikyaku|hikyaku-memory|hikyaku-batch|hikyaku-sigv4|hikyaku-memory-sigv4|hikyaku-sigv4-user|hikyaku-memory-sigv4-user|hikyaku-nometrics|hikyaku-memory-nometrics) [ "$HAVE_HIKYAKU" = 1 ] ;;
+    hikyaku|hikyaku-memory|hikyaku-memory-nosse|hikyaku-batch|hikyaku-sigv4|hikyaku-memory-sigv4|hikyaku-sigv4-user|hikyaku-memory-sigv4-user|hikyaku-nometrics|hikyaku-memory-nometrics) [ "$HAVE_HIKYAKU" = 1 ] ;;
     nginx|nginx-paced) [ -x /usr/sbin/nginx ] ;;
-    hikyaku-base|hikyaku-base-memory|hikyaku-base-memory-sigv4|hikyaku-base-memory-sigv4-user) [ -n "${BENCH_BASE_ROOT:-}" ] && [ -f "$BENCH_BASE_ROOT/server/target/hikyaku.jar" ] ;;
+    hikyaku-base|hikyaku-base-memory|hikyaku-base-memory-nosse|hikyaku-base-memory-sigv4|hikyaku-base-memory-sigv4-user) [ -n "${BENCH_BASE_ROOT:-}" ] && [ -f "$BENCH_BASE_ROOT/server/target/hikyaku.jar" ] ;;
     *) true ;;
   esac
 }
@@ -146,6 +148,9 @@ hikyaku_send_rate() { # scenario
 }
 
 signed() { case "$1" in *-sigv4|*-sigv4-user) true ;; *) false ;; esac; }
+
+# JVM properties of the client for a server: *-nosse queues are created with SSE off (docs/benchmarks.md).
+client_props() { case "$1" in *-nosse) echo "-Dhikyaku.bench.queueAttributes=SqsManagedSseEnabled=false" ;; esac; }
 
 # The client's signing flag and keys. The client signs every request to every SQS server, as real
 # SDKs do, also when the server verifies nothing (auth none, ElasticMQ): the client shares the 2 cores
@@ -214,7 +219,8 @@ trap 'exit 143' INT TERM
 
 bench() { # server scenario extra-args...
   local server="$1" scenario="$2"; shift 2
-  client "$server" timeout 900 java -jar "$JAR" run --endpoint "$ENDPOINT" --server "$server" --scenario "$scenario" \
+  # shellcheck disable=SC2046
+  client "$server" timeout 900 java $(client_props "$server") -jar "$JAR" run --endpoint "$ENDPOINT" --server "$server" --scenario "$scenario" \
     --duration "$DURATION" --warmup "$WARMUP" --results bench/results "$@" || log "run $scenario on $server failed"
 }
 
@@ -235,7 +241,8 @@ run_live() { # server round datadir "scenarios"
   start_server "$server" "$data" || return 0
   # Unmeasured warm-up so both the client's and the server's JIT are past the cold start.
   if ! is_nginx "$server"; then
-    client "$server" java -jar "$JAR" run --endpoint "$ENDPOINT" --server "$server" --scenario cycle --duration 3 --warmup 0 \
+    # shellcheck disable=SC2046
+    client "$server" java $(client_props "$server") -jar "$JAR" run --endpoint "$ENDPOINT" --server "$server" --scenario cycle --duration 3 --warmup 0 \
       --results "$WORK/warmup" > /dev/null 2>&1 || true
   fi
   for s in $live; do

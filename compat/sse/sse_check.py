@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """SSE-KMS and SSE-SQS queues with boto3's sqs and kms clients against a Hikyaku endpoint (auth none).
 
-Usage: sse_check.py ENDPOINT. Checks SQS's KMS.* errors on send (single and per batch entry) and
-receive for a disabled key and a key pending deletion, their recovery, and the MD5s of what an encrypted queue
-returns. Prints "ok: <n> checks" and exits 0, or fails with the first difference.
+Usage: sse_check.py ENDPOINT [--expect-protocol json|query]. Checks SQS's KMS.* errors on send (single and per
+batch entry) and receive for a disabled key and a key pending deletion, their recovery, and the MD5s of what an
+encrypted queue returns, in whichever protocol this boto3 speaks to SQS (current boto3: JSON; Debian 12's 1.26:
+Query, where the error code comes from the XML body). Prints "ok: <n> checks ..." and exits 0, or fails with the
+first difference.
 """
 import hashlib
 import sys
 import uuid
 
 import boto3
+import botocore
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
@@ -18,6 +21,10 @@ common = dict(endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id=
               config=Config(retries={"max_attempts": 1}))
 kms = boto3.client("kms", **common)
 sqs = boto3.client("sqs", **common)
+EXPECT = sys.argv[sys.argv.index("--expect-protocol") + 1] if "--expect-protocol" in sys.argv else None
+seen_protocols = set()
+sqs.meta.events.register("before-send.sqs.*", lambda request, **kw: seen_protocols.add(
+    "json" if "X-Amz-Target" in request.headers else "query"))
 checks = 0
 
 
@@ -102,4 +109,6 @@ sqs.send_message(QueueUrl=default, MessageBody=marker)
 got = sqs.receive_message(QueueUrl=default, WaitTimeSeconds=1)["Messages"]
 assert got[0]["Body"] == marker and got[0]["MD5OfBody"] == md5(marker), got
 checks += 1
-print(f"ok: {checks} checks")
+if EXPECT:
+    assert seen_protocols == {EXPECT}, f"expected protocol {EXPECT}, saw {seen_protocols}"
+print(f"ok: {checks} checks, boto3 {boto3.__version__}, botocore {botocore.__version__}, protocol {sorted(seen_protocols)}")

@@ -9,7 +9,7 @@ import java.util.Map;
  * so the caller can map them to SQS's {@code KMS.*} errors. Authorization is the caller's (it knows the principal):
  * {@link #use} gives what it needs (the key's ARN, account, state and policy).
  *
- * <p>SSE-SQS uses the account's SQS owned key ({@link #generateSqsOwned}): created on first use (a logged command,
+ * <p>SSE-SQS uses the account's SQS owned key ({@link #deriveSqsOwned}): created on first use (a logged command,
  * its material wrapped by the master key like every key's), never listed, described or usable through the KMS API.
  */
 public final class DataKeys {
@@ -80,7 +80,11 @@ public final class DataKeys {
         KeyCrypto.requireUsable(new KeyCrypto.Resolved(null, k.arn(), k.account(), k.state(), 0, null));
     }
 
-    /** A data key under {@code account}'s SQS owned key (SSE-SQS), creating that key on first use. */
+    /**
+     * A data key wrapped by {@code account}'s SQS owned key (SSE-SQS), creating that key on first use: the form
+     * messages of envelope version 1 carry (new messages use {@link #deriveSqsOwned}); kept so that such
+     * messages can still be made and opened in tests.
+     */
     public DataKey generateSqsOwned(String account, Map<String, String> context) throws KmsException {
         KeyCrypto.Resolved k = sqsOwned(account);
         byte[] plaintext = crypto.random.apply(32);
@@ -90,28 +94,85 @@ public final class DataKeys {
     /** Opens a data key of {@link #generateSqsOwned} (InvalidCiphertextException when it is not that key's). */
     public byte[] decryptSqsOwned(String account, byte[] ciphertextBlob, Map<String, String> context) throws KmsException {
         CiphertextBlob blob = CiphertextBlob.parse(ciphertextBlob);
-        KmsKey key = crypto.keys.read(s -> s.sqsOwned(account));
-        if (key == null || !key.arn.equals(blob.keyArn()) || blob.materialVersion() < 1
-                || blob.materialVersion() > key.currentVersion()) {
-            throw KmsException.invalidCiphertext();
-        }
-        KeyCrypto.Resolved k = new KeyCrypto.Resolved(key.keyId, key.arn, key.account, KmsKey.ENABLED,
-                blob.materialVersion(), key.materials.get(blob.materialVersion() - 1));
+        KeyCrypto.Resolved k = crypto.keys.read(s -> { // under the lock: a rotation may add material meanwhile
+            KmsKey key = s.sqsOwned(account);
+            if (key == null || !key.arn.equals(blob.keyArn()) || blob.materialVersion() < 1
+                    || blob.materialVersion() > key.currentVersion()) {
+                throw KmsException.invalidCiphertext();
+            }
+            return new KeyCrypto.Resolved(key.keyId, key.arn, key.account, KmsKey.ENABLED,
+                    blob.materialVersion(), key.materials.get(blob.materialVersion() - 1));
+        });
         return crypto.decrypt(k, blob, context);
     }
 
+    /**
+     * SSE-SQS, compact: a data key derived from {@code account}'s SQS owned key (its current material) and a fresh
+     * salt ({@link DerivedDataKey}); the blob is the 20-byte reference a message stores instead of a wrapped key.
+     */
+    public DataKey deriveSqsOwned(String account, Map<String, String> context) throws KmsException {
+        KeyCrypto.Resolved k = sqsOwned(account);
+        byte[] reference = DerivedDataKey.reference(k.version(), crypto.random.apply(DerivedDataKey.SALT_BYTES));
+        return new DataKey(k.arn(), derive(k.wrapped(), reference, context), reference);
+    }
+
+    /** The data key of a {@link #deriveSqsOwned} reference (InvalidCiphertextException when it names no material). */
+    public byte[] openDerivedSqsOwned(String account, byte[] reference, Map<String, String> context) throws KmsException {
+        int version = DerivedDataKey.materialVersion(reference);
+        String wrapped = crypto.keys.read(s -> {
+            KmsKey key = s.sqsOwned(account);
+            return key == null || version < 1 || version > key.currentVersion() ? null : key.materials.get(version - 1);
+        });
+        if (wrapped == null) {
+            throw KmsException.invalidCiphertext();
+        }
+        return derive(wrapped, reference, context);
+    }
+
+    private byte[] derive(String wrappedMaterial, byte[] reference, Map<String, String> context) {
+        byte[] material = crypto.master.unwrap(java.util.Base64.getDecoder().decode(wrappedMaterial));
+        try {
+            return DerivedDataKey.derive(material, reference, context);
+        } finally {
+            java.util.Arrays.fill(material, (byte) 0);
+        }
+    }
+
+    /**
+     * The account's SQS owned key as of now: created on first use, and given new material once its current material
+     * is {@link #SQS_OWNED_ROTATION_DAYS} days old (on the service clock; old versions stay, so old messages open).
+     */
     private KeyCrypto.Resolved sqsOwned(String account) throws KmsException {
-        KmsKey key = crypto.keys.read(s -> s.sqsOwned(account));
-        if (key == null) {
+        long now = crypto.clock.millis();
+        Owned o = crypto.keys.read(s -> owned(s, account));
+        if (o == null) {
             String keyId = java.util.UUID.nameUUIDFromBytes(crypto.random.apply(16)).toString();
             String material = crypto.newWrappedMaterial();
-            long now = crypto.clock.millis();
             crypto.keys.write(s -> s.sqsOwned(account) != null ? null
                     : new KmsCommand("CreateSqsOwnedKey", account, keyId, null, now, material, null, null, "SQS", 0, null, null));
-            key = crypto.keys.read(s -> s.sqsOwned(account));
+        } else if (rotationDue(o.materialSince(), now)) {
+            String material = crypto.newWrappedMaterial();
+            crypto.keys.write(s -> !rotationDue(s.sqsOwned(account).materialSince, now) ? null
+                    : new KmsCommand("RotateSqsOwnedKey", account, o.key().keyId(), null, now, material, null, null, null, 0, null, null));
+        } else {
+            return o.key();
         }
-        KmsKey k = key;
-        return new KeyCrypto.Resolved(k.keyId, k.arn, k.account, KmsKey.ENABLED, k.currentVersion(),
-                k.materials.get(k.currentVersion() - 1));
+        return crypto.keys.read(s -> owned(s, account)).key();
+    }
+
+    /** SSE-SQS's owned keys get new material yearly, as KMS rotates a key with rotation on by default. */
+    static final int SQS_OWNED_ROTATION_DAYS = 365;
+
+    private static boolean rotationDue(long materialSince, long now) {
+        return now - materialSince >= SQS_OWNED_ROTATION_DAYS * 86_400_000L;
+    }
+
+    /** An SQS owned key's current material and since when it is current (read under the state's lock). */
+    private record Owned(KeyCrypto.Resolved key, long materialSince) { }
+
+    private static Owned owned(KmsState s, String account) {
+        KmsKey k = s.sqsOwned(account);
+        return k == null ? null : new Owned(new KeyCrypto.Resolved(k.keyId, k.arn, k.account, KmsKey.ENABLED,
+                k.currentVersion(), k.materials.get(k.currentVersion() - 1)), k.materialSince);
     }
 }

@@ -10,13 +10,17 @@ import java.util.Map;
  *
  * @param op        CreateKey, CreateAlias, UpdateAlias, DeleteAlias, PutKeyPolicy, EnableKey, DisableKey,
  *                  ScheduleKeyDeletion, CancelKeyDeletion, TagResource, UntagResource, EnableKeyRotation,
- *                  DisableKeyRotation, RotateKeyOnDemand, DeleteDueKeys, CreateSqsOwnedKey (SSE-SQS)
+ *                  DisableKeyRotation, RotateKeyOnDemand, DeleteDueKeys, CreateSqsOwnedKey and
+ *                  RotateSqsOwnedKey (SSE-SQS), RewrapMaterials (a new master key)
  * @param time      epoch millis of the request (for ScheduleKeyDeletion: the deletion date)
- * @param material  key material wrapped by the master key, base64 (CreateKey, RotateKeyOnDemand)
+ * @param material  key material wrapped by the master key, base64 (CreateKey, RotateKeyOnDemand,
+ *                  CreateSqsOwnedKey, RotateSqsOwnedKey)
  * @param text      the description (CreateKey)
  * @param policy    the key policy (CreateKey, PutKeyPolicy)
  * @param manager   CUSTOMER or AWS (CreateKey)
  * @param days      the deletion window (ScheduleKeyDeletion)
+ * @param tags      the tags (CreateKey, TagResource); for RewrapMaterials every re-wrapped key's materials, by key
+ *                  id ({@code sqs-owned:<account>} for an SQS owned key), comma-separated in version order
  */
 public record KmsCommand(String op, String account, String keyId, String alias, long time, String material,
                          String text, String policy, String manager, int days, Map<String, String> tags,

@@ -22,6 +22,8 @@ final class KmsKey {
     long deletionDate;
     int pendingWindowDays;
     boolean rotation;
+    /** When the current material was made (creation, or the last rotation): what automatic rotation reads. */
+    long materialSince;
     /** Wrapped material, base64, by version (index 0 is version 1). */
     final List<String> materials = new ArrayList<>();
     final TreeMap<String, String> tags = new TreeMap<>();
@@ -34,6 +36,7 @@ final class KmsKey {
         this.description = description;
         this.manager = manager;
         this.policy = policy;
+        this.materialSince = created;
     }
 
     int currentVersion() {

@@ -28,6 +28,15 @@ public final class KmsService implements AutoCloseable {
      * @param masterKeyFile the operator's master key file, or null for {@code <dataDir>/kms/master.key}
      */
     public static KmsService start(Path dataDir, Path masterKeyFile, String region, Clock clock) {
+        return start(dataDir, masterKeyFile, dataDir == null && masterKeyFile == null ? null
+                : previousMasterKeyFileFromEnvironment(), region, clock);
+    }
+
+    /**
+     * @param previousMasterKeyFile the master key being replaced (or null for {@code <dataDir>/kms/master.key.previous}
+     *                              when it exists): materials under it are wrapped again under the master key
+     */
+    public static KmsService start(Path dataDir, Path masterKeyFile, Path previousMasterKeyFile, String region, Clock clock) {
         SecureRandom random = new SecureRandom();
         IntFunction<byte[]> bytes = n -> {
             byte[] b = new byte[n];
@@ -38,6 +47,14 @@ public final class KmsService implements AutoCloseable {
             MasterKey master = dataDir == null && masterKeyFile == null ? MasterKey.ephemeral(random)
                     : MasterKey.open(dataDir, masterKeyFile, random);
             KmsKeys keys = KmsKeys.open(dataDir == null ? KmsJournal.memory() : new FileKmsJournal(dataDir), region);
+            MasterKey previous = dataDir == null && previousMasterKeyFile == null ? null
+                    : MasterKey.previous(dataDir, previousMasterKeyFile);
+            if (previous != null) {
+                int n = MasterKeyRotation.rewrap(keys, master, previous, clock.millis(), bytes);
+                System.getLogger(KmsService.class.getName()).log(System.Logger.Level.INFO, n == 0
+                        ? "KMS: every key material is under the master key already; the previous master key is not needed"
+                        : "KMS: wrapped " + n + " key materials again under the new master key; the previous master key is no longer needed");
+            }
             keys.read(s -> {
                 s.checkMaterials(master); // the wrong master key fails the start, not the first Decrypt
                 return null;
@@ -48,6 +65,12 @@ public final class KmsService implements AutoCloseable {
         } catch (KmsException e) {
             throw new IllegalStateException(e.getMessage());
         }
+    }
+
+    /** The master key being replaced: {@code HIKYAKU_PREVIOUS_MASTER_KEY_FILE} when set, else null. */
+    public static Path previousMasterKeyFileFromEnvironment() {
+        String env = System.getenv(MasterKey.PREVIOUS_ENV);
+        return env == null || env.isBlank() ? null : Path.of(env);
     }
 
     /** The master key file to use: {@code HIKYAKU_MASTER_KEY_FILE} when set, else null (the data dir's). */

@@ -84,11 +84,16 @@ public final class KmsState {
         return out;
     }
 
-    /** Unwraps every material once; a failure means the master key is not the one that wrapped them. */
-    void checkMaterials(MasterKey master) {
+    /** The account keys, then the SQS owned keys. */
+    List<KmsKey> everyKey() {
         List<KmsKey> all = new ArrayList<>(keys.values());
         all.addAll(sqsOwned.values());
-        for (KmsKey k : all) {
+        return all;
+    }
+
+    /** Unwraps every material once; a failure means the master key is not the one that wrapped them. */
+    void checkMaterials(MasterKey master) {
+        for (KmsKey k : everyKey()) {
             for (String m : k.materials) {
                 try {
                     java.util.Arrays.fill(master.unwrap(java.util.Base64.getDecoder().decode(m)), (byte) 0);
@@ -149,7 +154,21 @@ public final class KmsState {
             case "UntagResource" -> c.tagKeys().forEach(key.tags::remove);
             case "EnableKeyRotation" -> key.rotation = true;
             case "DisableKeyRotation" -> key.rotation = false;
-            case "RotateKeyOnDemand" -> key.materials.add(c.material());
+            case "RotateKeyOnDemand" -> {
+                key.materials.add(c.material());
+                key.materialSince = c.time();
+            }
+            case "RotateSqsOwnedKey" -> {
+                KmsKey k = sqsOwned.get(c.account());
+                k.materials.add(c.material());
+                k.materialSince = c.time();
+            }
+            case "RewrapMaterials" -> c.tags().forEach((name, joined) -> {
+                KmsKey k = name.startsWith(MasterKeyRotation.SQS_OWNED)
+                        ? sqsOwned.get(name.substring(MasterKeyRotation.SQS_OWNED.length())) : keys.get(name);
+                k.materials.clear();
+                k.materials.addAll(List.of(joined.split(",")));
+            });
             case "DeleteDueKeys" -> {
                 for (KmsKey k : dueForDeletion(c.time())) {
                     keys.remove(k.keyId);
@@ -174,7 +193,7 @@ public final class KmsState {
         }
         for (KmsKey k : sqsOwned.values()) {
             b.append("S|").append(k.account).append('|').append(k.keyId).append('|').append(k.created).append('|')
-                    .append(k.materials).append('\n');
+                    .append(k.materialSince).append('|').append(k.materials).append('\n');
         }
         for (Map.Entry<String, TreeMap<String, Alias>> e : aliases.entrySet()) {
             for (Alias a : e.getValue().values()) {

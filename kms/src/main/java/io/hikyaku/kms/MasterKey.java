@@ -20,7 +20,10 @@ import javax.crypto.spec.SecretKeySpec;
 public final class MasterKey {
 
     static final String FILE_NAME = "master.key";
+    /** Where the master key being replaced is put for one start ({@link MasterKeyRotation}). */
+    static final String PREVIOUS_FILE_NAME = "master.key.previous";
     public static final String ENV = "HIKYAKU_MASTER_KEY_FILE";
+    public static final String PREVIOUS_ENV = "HIKYAKU_PREVIOUS_MASTER_KEY_FILE";
     private static final byte[] WRAP_AAD = "hikyaku-kms-material-v1".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final SecretKeySpec key;
@@ -62,6 +65,25 @@ public final class MasterKey {
             Files.move(tmp, path, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             Arrays.fill(raw, (byte) 0);
         }
+        return read(path);
+    }
+
+    /**
+     * The master key being replaced, or null: the file {@code file} names (it must exist), else
+     * {@code <dataDir>/kms/master.key.previous} when there is one.
+     */
+    public static MasterKey previous(Path dataDir, Path file) throws IOException {
+        if (file != null) {
+            if (!Files.exists(file)) {
+                throw new IOException("the previous master key file " + file + " does not exist");
+            }
+            return read(file);
+        }
+        Path path = dataDir == null ? null : dataDir.resolve("kms").resolve(PREVIOUS_FILE_NAME);
+        return path != null && Files.exists(path) ? read(path) : null;
+    }
+
+    private static MasterKey read(Path path) throws IOException {
         String text = Files.readString(path).trim();
         try {
             return new MasterKey(HexFormat.of().parseHex(text));

@@ -70,8 +70,8 @@ public final class MessageEncryption {
         }
         String owner = ownerOf(sse.queueArn());
         if (sse.mode() == QueueSse.Mode.SQS) {
-            return new Sealer(sse, MessageEnvelope.SQS, "S|" + sse.queueArn(), 300,
-                    () -> keys.newSqsOwnedKey(owner, sse.queueArn()));
+            return new Sealer(sse, MessageEnvelope.SQS_DERIVED, "S|" + sse.queueArn(), 300,
+                    () -> keys.newSqsDerivedKey(owner, sse.queueArn()));
         }
         SseKeys.KeyState key = keys.usableKey(owner, sse.kmsKeyId());
         authorize(caller, "kms:GenerateDataKey", key, sse.queueArn());
@@ -127,7 +127,7 @@ public final class MessageEncryption {
         public SendMessage seal(SendMessage m) {
             DataKeyCache.Use use = cache.forSealing(cacheKey, reuseSeconds, fresh);
             DataKeyCache.Entry key = use.entry();
-            long counted = Utf8.encodedLength(m.body());
+            long counted = 0; // the attributes' part of the size; the body's is added as it is encoded
             if (m.attributes() != null) {
                 for (Map.Entry<String, MessageAttribute> a : m.attributes().entrySet()) {
                     counted += a.getValue().sizeWith(a.getKey());
@@ -159,17 +159,20 @@ public final class MessageEncryption {
             if (s == null || keys == null) {
                 throw new ApiException("InternalError", "We encountered an internal error. Please try again.");
             }
-            java.nio.ByteBuffer wrapped = java.nio.ByteBuffer.wrap(s.wrappedKey()); // compared by content
-            SecretKey aes;
-            if (s.sqsOwned()) {
-                aes = cache.forOpening(wrapped, 300, () -> keys.openSqsOwnedKey(ownerOf(s.queueArn()), s.wrappedKey(), s.queueArn()));
-            } else {
-                if (checked.add(wrapped)) {
-                    SseKeys.KeyState key = keys.usableKeyOf(s.wrappedKey());
-                    authorize(caller, "kms:Decrypt", key, s.queueArn());
+            java.nio.ByteBuffer name = s.dataKeyName(); // compared by content
+            SecretKey aes = switch (s.mode()) {
+                case MessageEnvelope.SQS_DERIVED -> cache.forOpening(name, 300,
+                        () -> keys.openSqsDerivedKey(ownerOf(s.queueArn()), s.wrappedKey(), s.queueArn()));
+                case MessageEnvelope.SQS -> cache.forOpening(name, 300,
+                        () -> keys.openSqsOwnedKey(ownerOf(s.queueArn()), s.wrappedKey(), s.queueArn()));
+                default -> {
+                    if (checked.add(name)) {
+                        SseKeys.KeyState key = keys.usableKeyOf(s.wrappedKey());
+                        authorize(caller, "kms:Decrypt", key, s.queueArn());
+                    }
+                    yield cache.forOpening(name, 300, () -> keys.openKmsKey(s.wrappedKey(), s.queueArn()));
                 }
-                aes = cache.forOpening(wrapped, 300, () -> keys.openKmsKey(s.wrappedKey(), s.queueArn()));
-            }
+            };
             MessageEnvelope.Payload p = MessageEnvelope.open(s, aes);
             if (p == null) {
                 throw new ApiException("InternalError", "We encountered an internal error. Please try again.");

@@ -15,11 +15,20 @@ public interface SseKeys {
     /** An enabled key a reference resolved to, as authorizing its use needs it: its ARN, account and key policy. */
     record KeyState(String arn, String account, String policy) { }
 
-    /** SSE-SQS: a new data key under the account's SQS owned key. */
-    WrappedKey newSqsOwnedKey(String account, String queueArn);
-
-    /** SSE-SQS: opens a data key of {@link #newSqsOwnedKey}. */
+    /**
+     * SSE-SQS: opens a data key wrapped by the account's SQS owned key, as messages sealed before the compact
+     * reference ({@link #newSqsDerivedKey}) carry it.
+     */
     byte[] openSqsOwnedKey(String account, byte[] blob, String queueArn);
+
+    /**
+     * SSE-SQS, compact: a new data key derived from the account's SQS owned key; its blob is a short reference
+     * (material version and salt) that names it without wrapping it. What new messages use.
+     */
+    WrappedKey newSqsDerivedKey(String account, String queueArn);
+
+    /** SSE-SQS: the data key a reference of {@link #newSqsDerivedKey} names. */
+    byte[] openSqsDerivedKey(String account, byte[] reference, String queueArn);
 
     /**
      * SSE-KMS: the key {@code keyId} names in {@code account}, enabled (KmsNotFound, KmsDisabled, KmsInvalidState

@@ -25,7 +25,7 @@ class MessageEnvelopeTest {
     private String seal(String body, Map<String, MessageAttribute> attrs) {
         byte[] nonce = new byte[12]; // a fresh one each time: GCM (and the JDK) refuse a nonce twice under one key
         random.nextBytes(nonce);
-        return MessageEnvelope.seal(MessageEnvelope.KMS, ARN, new byte[] {1, 2, 3}, key, nonce, body.length(), body, attrs);
+        return MessageEnvelope.seal(MessageEnvelope.KMS, ARN, new byte[] {1, 2, 3}, key, nonce, 0, body, attrs);
     }
 
     @Test
@@ -36,7 +36,7 @@ class MessageEnvelopeTest {
             String body = "é".repeat(size / 2) + "x".repeat(size % 2);
             String sealed = seal(body, attrs);
             assertThat(SealedBody.isSealed(sealed)).isTrue();
-            assertThat(SealedBody.countedSize(sealed)).isEqualTo(body.length());
+            assertThat(SealedBody.countedSize(sealed)).isEqualTo(body.getBytes(StandardCharsets.UTF_8).length);
             assertThat(sealed).doesNotContain("é");
             MessageEnvelope.Sealed s = MessageEnvelope.parse(sealed);
             assertThat(s.queueArn()).isEqualTo(ARN);
@@ -65,6 +65,31 @@ class MessageEnvelopeTest {
         assertThat(MessageEnvelope.open(new MessageEnvelope.Sealed(s.mode(), s.queueArn(), s.wrappedKey(), other, s.headerLength()), key)).isNull();
         assertThat(MessageEnvelope.parse(SealedBody.PREFIX + "1:5:" + Base64.getEncoder().encodeToString("short".getBytes(StandardCharsets.UTF_8))))
                 .isNull();
+    }
+
+    @Test
+    void versionOneBodiesStillOpenAndEachVersionTakesOnlyItsOwnModes() {
+        byte[] nonce = new byte[12];
+        random.nextBytes(nonce);
+        String v1 = MessageEnvelope.seal(1, MessageEnvelope.SQS, ARN, new byte[150], key, nonce, 0, "old", null);
+        assertThat(v1).startsWith(SealedBody.PREFIX + "1:3:");
+        MessageEnvelope.Sealed s = MessageEnvelope.parse(v1);
+        assertThat(s.mode()).isEqualTo(MessageEnvelope.SQS);
+        assertThat(MessageEnvelope.open(s, key).body()).isEqualTo("old");
+
+        random.nextBytes(nonce);
+        String v2 = MessageEnvelope.seal(MessageEnvelope.SQS_DERIVED, ARN, new byte[20], key, nonce, 0, "x".repeat(256), null);
+        assertThat(v2).startsWith(SealedBody.PREFIX + "2:256:");
+        assertThat(MessageEnvelope.parse(v2).headerLength()).as("mode, ARN, a 20-byte reference, nonce")
+                .isEqualTo(1 + 2 + ARN.length() + 2 + 20 + 12);
+        assertThat(MessageEnvelope.open(MessageEnvelope.parse(v2), key).body()).isEqualTo("x".repeat(256));
+
+        random.nextBytes(nonce);
+        assertThat(MessageEnvelope.parse(MessageEnvelope.seal(1, MessageEnvelope.SQS_DERIVED, ARN, new byte[20], key, nonce, 0, "b", null)))
+                .as("a derived key in a version 1 body").isNull();
+        random.nextBytes(nonce);
+        assertThat(MessageEnvelope.parse(MessageEnvelope.seal(2, MessageEnvelope.SQS, ARN, new byte[150], key, nonce, 0, "b", null)))
+                .as("a wrapped SQS key in a version 2 body").isNull();
     }
 
     @Test

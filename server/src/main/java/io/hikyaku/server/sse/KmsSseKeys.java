@@ -23,9 +23,18 @@ final class KmsSseKeys implements SseKeys {
     }
 
     @Override
-    public WrappedKey newSqsOwnedKey(String account, String queueArn) {
+    public byte[] openSqsOwnedKey(String account, byte[] blob, String queueArn) {
         try {
-            DataKeys.DataKey k = dataKeys.generateSqsOwned(account, context(queueArn));
+            return dataKeys.decryptSqsOwned(account, blob, context(queueArn));
+        } catch (KmsException e) {
+            throw sqsError(e);
+        }
+    }
+
+    @Override
+    public WrappedKey newSqsDerivedKey(String account, String queueArn) {
+        try {
+            DataKeys.DataKey k = dataKeys.deriveSqsOwned(account, context(queueArn));
             return new WrappedKey(k.keyArn(), k.plaintext(), k.ciphertextBlob());
         } catch (KmsException e) {
             throw sqsError(e);
@@ -33,9 +42,9 @@ final class KmsSseKeys implements SseKeys {
     }
 
     @Override
-    public byte[] openSqsOwnedKey(String account, byte[] blob, String queueArn) {
+    public byte[] openSqsDerivedKey(String account, byte[] reference, String queueArn) {
         try {
-            return dataKeys.decryptSqsOwned(account, blob, context(queueArn));
+            return dataKeys.openDerivedSqsOwned(account, reference, context(queueArn));
         } catch (KmsException e) {
             throw sqsError(e);
         }
