@@ -51,8 +51,11 @@ final class MessageActions {
         SendMessage message = SendEntries.read(in, context, ids);
         MessageEncryption.Sealer sealer = sealer(queue, context);
         SendMessage stored = sealer == null ? message : sealer.seal(message);
-        return changeAndWake(queue, (engine, now) -> gate.<SendResult>apply(new Command.SendMessage(queue, stored, now)))
-                .thenApply(result -> SendEntries.result(Json.object(), message, result));
+        return changeAndWake(queue, (engine, now) -> {
+            Durable<SendResult> sent = gate.apply(new Command.SendMessage(queue, stored, now));
+            gate.pendingSends().add(sent.value().messageId(), sent.written()); // before the wake-up below receives it
+            return sent;
+        }).thenApply(result -> SendEntries.result(Json.object(), message, result));
     }
 
     CompletableFuture<ObjectNode> sendMessageBatch(CallContext context, ApiRequest request, Input in) {
@@ -88,8 +91,17 @@ final class MessageActions {
             gate.read((engine, now) -> engine.getQueue(queue)); // an unknown queue still answers QueueDoesNotExist
             return gate.afterWrites(BatchRules.result(Json.array(), failed));
         }
-        return changeAndWake(queue, (engine, now) -> gate.<List<BatchOutcome<SendResult>>>apply(new Command.SendMessageBatch(queue, stored, now)))
-                .thenApply(outcomes -> {
+        return changeAndWake(queue, (engine, now) -> {
+            Durable<List<BatchOutcome<SendResult>>> sent = gate.apply(new Command.SendMessageBatch(queue, stored, now));
+            List<String> messageIds = new ArrayList<>(sent.value().size());
+            for (BatchOutcome<SendResult> o : sent.value()) {
+                if (o.ok()) {
+                    messageIds.add(o.value().messageId());
+                }
+            }
+            gate.pendingSends().add(messageIds, sent.written());
+            return sent;
+        }).thenApply(outcomes -> {
                     ArrayNode successful = Json.array();
                     for (int i = 0; i < outcomes.size(); i++) {
                         BatchOutcome<SendResult> o = outcomes.get(i);
