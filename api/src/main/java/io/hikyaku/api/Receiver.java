@@ -254,7 +254,9 @@ final class Receiver {
                 : new Durable<>(received.value(), gate.pendingSends().receivable(received.value()));
         if (MessageEncryption.anySealed(got.value())) { // opened after the write, off the applier
             MessageEncryption.Opener opener = encryption.get().opener(call.caller());
+            long tookSealed = System.nanoTime();
             gate.whenDurable(got).whenComplete((messages, failure) -> {
+                CallStages.record(CallStages.Stage.RECEIVED, System.nanoTime() - tookSealed);
                 if (failure != null) {
                     out.completeExceptionally(failure);
                     return;
