@@ -58,6 +58,8 @@ final class EngineGate {
     /** This engine's writes (what its reads' answers wait for). */
     private final StoreFence.Lane lane;
     private final java.time.Clock clock;
+    /** Sends not yet durable, by message id: what a receive's answer waits for. */
+    private final PendingSends pendingSends = new PendingSends();
     private QueueEngine engine;
     /** Told every command applied, in order (the journal); applier only. */
     private CommandSink sink = CommandSink.NONE;
@@ -108,6 +110,7 @@ final class EngineGate {
      */
     <T> Durable<T> apply(Command<T> command) {
         QueueEngine current = engine();
+        CompletableFuture<Void> before = lane.barrier();
         Applied<T> result;
         try {
             result = current.apply(command);
@@ -117,11 +120,47 @@ final class EngineGate {
         } catch (RuntimeException bug) {
             throw bugInApply(command, bug);
         }
+        if (result.written() != before && mayMakeReceivable(command, current)) {
+            pendingSends.other(result.written());
+        }
         sink.applied(command);
         if (result.refused()) {
             throw result.error();
         }
         return new Durable<>(result.value(), result.written());
+    }
+
+    /**
+     * Whether a command that wrote may have made a message receivable other than by sending it (a
+     * standard queue's receive then waits for it, see {@link PendingSends}). Sends are tracked by message;
+     * a timer step of one queue only derives what the stored state says; a standard queue's delete hides
+     * its message only; a receive moves nothing unless its queue redrives to a dead-letter queue.
+     */
+    private static boolean mayMakeReceivable(Command<?> command, QueueEngine engine) {
+        if (command instanceof Command.SendMessage || command instanceof Command.SendMessageBatch || command instanceof Command.SendOnce
+                || command instanceof Command.Advance) {
+            return false;
+        }
+        if (command instanceof Command.DeleteMessage d) {
+            return d.queue().name().endsWith(".fifo");
+        }
+        if (command instanceof Command.DeleteMessageBatch d) {
+            return d.queue().name().endsWith(".fifo");
+        }
+        if (command instanceof Command.ReceiveMessage r) {
+            return redrives(r.queue(), engine);
+        }
+        return true;
+    }
+
+    private static final java.util.List<String> REDRIVE = java.util.List.of("RedrivePolicy");
+
+    private static boolean redrives(io.hikyaku.engine.QueueRef queue, QueueEngine engine) {
+        try {
+            return engine.readQueueAttributes(queue, REDRIVE).get("RedrivePolicy") != null;
+        } catch (EngineException gone) {
+            return true;
+        }
     }
 
     private ApiException bugInApply(Command<?> command, RuntimeException bug) {
@@ -214,6 +253,11 @@ final class EngineGate {
         return whenDurable(durable);
     }
 
+    /** The sends whose writes are not yet durable (the receives' answers wait for them). */
+    PendingSends pendingSends() {
+        return pendingSends;
+    }
+
     /** Every write handed to the store so far is durable (call on the applier). */
     CompletableFuture<Void> barrier() {
         return lane.barrier();
@@ -266,6 +310,7 @@ final class EngineGate {
     void reload(long now) {
         requireApplier();
         try {
+            pendingSends.clear(); // the failed sends are not in the store, the held ones are durable
             engine = loader.apply(Math.max(now, lastNow));
             loads++;
             lastNow = Math.max(lastNow, engine.appliedAt());

@@ -52,9 +52,12 @@ final class MessageActions {
         MessageEncryption.Sealer sealer = sealer(queue, context);
         SendMessage stored = sealer == null ? message : sealer.seal(message);
         SendOnceKey once = context.sendOnce();
-        return changeAndWake(queue, (engine, now) -> gate.<SendResult>apply(once == null ? new Command.SendMessage(queue, stored, now)
-                        : new Command.SendOnce(queue, stored, once.source(), once.generation(), once.position(), now)))
-                .thenApply(result -> SendEntries.result(Json.object(), message, result));
+        return changeAndWake(queue, (engine, now) -> {
+            Durable<SendResult> sent = gate.apply(once == null ? new Command.SendMessage(queue, stored, now)
+                    : new Command.SendOnce(queue, stored, once.source(), once.generation(), once.position(), now));
+            gate.pendingSends().add(sent.value().messageId(), sent.written()); // before the wake-up below receives it
+            return sent;
+        }).thenApply(result -> SendEntries.result(Json.object(), message, result));
     }
 
     CompletableFuture<ObjectNode> sendMessageBatch(CallContext context, ApiRequest request, Input in) {
@@ -90,8 +93,17 @@ final class MessageActions {
             gate.read((engine, now) -> engine.getQueue(queue)); // an unknown queue still answers QueueDoesNotExist
             return gate.afterWrites(BatchRules.result(Json.array(), failed));
         }
-        return changeAndWake(queue, (engine, now) -> gate.<List<BatchOutcome<SendResult>>>apply(new Command.SendMessageBatch(queue, stored, now)))
-                .thenApply(outcomes -> {
+        return changeAndWake(queue, (engine, now) -> {
+            Durable<List<BatchOutcome<SendResult>>> sent = gate.apply(new Command.SendMessageBatch(queue, stored, now));
+            List<String> messageIds = new ArrayList<>(sent.value().size());
+            for (BatchOutcome<SendResult> o : sent.value()) {
+                if (o.ok()) {
+                    messageIds.add(o.value().messageId());
+                }
+            }
+            gate.pendingSends().add(messageIds, sent.written());
+            return sent;
+        }).thenApply(outcomes -> {
                     ArrayNode successful = Json.array();
                     for (int i = 0; i < outcomes.size(); i++) {
                         BatchOutcome<SendResult> o = outcomes.get(i);

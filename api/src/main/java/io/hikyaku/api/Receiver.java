@@ -87,7 +87,7 @@ final class Receiver {
             if (!got.value().isEmpty() || wait == 0) {
                 Durable<List<ReceivedMessage>> shown = got.value().isEmpty()
                         ? new Durable<>(got.value(), gate.barrier()) : got;
-                completions.add(() -> answer(out, call, shown));
+                completions.add(() -> answer(out, call, shown, queue));
             } else {
                 parkedUntil[0] = now + wait * 1000L;
                 polls.park(new Waiter(queue, call, parkedUntil[0], out));
@@ -160,7 +160,7 @@ final class Receiver {
             }
             waiters.pollFirst();
             w.done = true;
-            completions.add(() -> answer(w.future, w.call, got));
+            completions.add(() -> answer(w.future, w.call, got, queue));
         }
         polls.compact(queue);
     }
@@ -182,7 +182,7 @@ final class Receiver {
         }
         Durable<List<ReceivedMessage>> nothing = new Durable<>(List.of(), gate.barrier());
         for (Waiter w : expired) {
-            completions.add(() -> answer(w.future, w.call, nothing));
+            completions.add(() -> answer(w.future, w.call, nothing, null));
         }
     }
 
@@ -236,13 +236,27 @@ final class Receiver {
     }
 
     /**
-     * Renders now (on the applier, after the engine step) and hands the answer over once the write is
-     * durable: the store completes futures on its one syncing thread, which should only complete them.
+     * Renders now (on the applier, after the engine step) and hands the answer over once the sends of the
+     * messages it returns are durable (an empty answer: once every write before it is, as a read's); the
+     * receive's own write (in flight, receive count) is not waited for: if it is lost, the messages come
+     * back early, as after a visibility timeout. The store completes futures on its one syncing thread,
+     * which should only complete them.
      */
-    private void answer(CompletableFuture<ObjectNode> out, ReceiveCall call, Durable<List<ReceivedMessage>> got) {
+    private void answer(CompletableFuture<ObjectNode> out, ReceiveCall call, Durable<List<ReceivedMessage>> received,
+                        QueueRef queue) {
+        // On a standard queue the messages wait for what made them receivable, not for this receive's own
+        // write (docs/operations.md, "What waits for the fsync"). A FIFO receive waits for its own write,
+        // which covers the deletes that unlocked its groups. (A write refused at once is known: that
+        // receive fails, as it changed nothing.)
+        boolean ownWrite = received.value().isEmpty() || received.written().isCompletedExceptionally()
+                || queue == null || queue.name().endsWith(".fifo");
+        Durable<List<ReceivedMessage>> got = ownWrite ? received
+                : new Durable<>(received.value(), gate.pendingSends().receivable(received.value()));
         if (MessageEncryption.anySealed(got.value())) { // opened after the write, off the applier
             MessageEncryption.Opener opener = encryption.get().opener(call.caller());
+            long tookSealed = System.nanoTime();
             gate.whenDurable(got).whenComplete((messages, failure) -> {
+                CallStages.record(CallStages.Stage.RECEIVED, System.nanoTime() - tookSealed);
                 if (failure != null) {
                     out.completeExceptionally(failure);
                     return;
@@ -259,7 +273,9 @@ final class Receiver {
             return;
         }
         ObjectNode rendered = render(call.selection(), got.value());
+        long took = System.nanoTime();
         gate.whenDurable(new Durable<>(rendered, got.written())).whenComplete((answer, failure) -> {
+            CallStages.record(CallStages.Stage.RECEIVED, System.nanoTime() - took);
             if (failure != null) {
                 out.completeExceptionally(failure);
             } else {

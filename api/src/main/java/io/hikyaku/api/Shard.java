@@ -101,9 +101,22 @@ final class Shard implements ShardHost {
     @Override
     public CompletableFuture<ObjectNode> submit(CallContext context, ApiRequest request, Input in) {
         CompletableFuture<ObjectNode> out = new CompletableFuture<>();
+        long submitted = System.nanoTime();
         commands.submit(() -> {
             dirty = true;
+            long started = System.nanoTime();
+            CallStages.record(CallStages.Stage.QUEUED, started - submitted);
             run(context, request, in, out);
+            long applied = System.nanoTime();
+            CallStages.record(CallStages.Stage.APPLIED, applied - started);
+            if ("ReceiveMessage".equals(request.action())) {
+                return; // may wait for messages: the receiver measures its own wait (RECEIVED)
+            }
+            if (out.isDone()) {
+                CallStages.record(CallStages.Stage.ANSWERED, 0);
+            } else {
+                out.whenComplete((v, e) -> CallStages.record(CallStages.Stage.ANSWERED, System.nanoTime() - applied));
+            }
         });
         return out;
     }

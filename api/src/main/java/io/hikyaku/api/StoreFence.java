@@ -176,7 +176,11 @@ final class StoreFence {
                     if (failure != null) {
                         fence(failure); // here, before the hand-over: the fence is up before anyone hears
                     }
-                    handOver(() -> settle(written, settled));
+                    long handed = System.nanoTime();
+                    handOver(() -> {
+                        CallStages.record(CallStages.Stage.HANDED_OVER, System.nanoTime() - handed);
+                        settle(written, settled);
+                    });
                 });
             }
             last = settled;

@@ -37,6 +37,13 @@ public final class StoreMetrics {
                         + "(/health says degraded)").register(registry);
         FunctionCounter.builder("hikyaku.store.write.failures", health, StoreHealth::failures)
                 .description("Store writes that failed").register(registry);
+        for (io.hikyaku.api.CallStages.Stage stage : io.hikyaku.api.CallStages.Stage.values()) {
+            io.micrometer.core.instrument.FunctionTimer.builder("hikyaku.call.stage", stage,
+                            io.hikyaku.api.CallStages::count, io.hikyaku.api.CallStages::totalNanos, TimeUnit.NANOSECONDS)
+                    .tag("stage", stage.label())
+                    .description("Where calls wait: command queue, applier, durable answer, a receive's answer, the answers thread")
+                    .register(registry);
+        }
         if (rocks == null) {
             return;
         }
@@ -45,9 +52,27 @@ public final class StoreMetrics {
         DistributionSummary group = DistributionSummary.builder("hikyaku.wal.sync.group.size")
                 .description("Writes acknowledged by one WAL fsync").serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64, 128, 256)
                 .register(registry);
-        rocks.observeSyncs((writes, nanos) -> {
-            sync.record(nanos, TimeUnit.NANOSECONDS);
-            group.record(writes);
+        Timer[] round = new Timer[4];
+        String[] stages = {"waited", "wrote", "synced", "completed"};
+        for (int i = 0; i < round.length; i++) {
+            round[i] = Timer.builder("hikyaku.wal.round.stage").tag("stage", stages[i])
+                    .description("One group commit round: waiting for the syncer, the RocksDB write, the fsync, completing the futures")
+                    .register(registry);
+        }
+        rocks.observeSyncs(new io.hikyaku.store.rocksdb.SyncObserver() {
+            @Override
+            public void synced(int writes, long nanos) {
+                sync.record(nanos, TimeUnit.NANOSECONDS);
+                group.record(writes);
+            }
+
+            @Override
+            public void round(int writes, long waited, long wrote, long synced, long completed) {
+                round[0].record(waited, TimeUnit.NANOSECONDS);
+                round[1].record(wrote, TimeUnit.NANOSECONDS);
+                round[2].record(synced, TimeUnit.NANOSECONDS);
+                round[3].record(completed, TimeUnit.NANOSECONDS);
+            }
         });
         StoreMetrics m = new StoreMetrics();
         metrics.beforeScrape(() -> m.read(rocks));

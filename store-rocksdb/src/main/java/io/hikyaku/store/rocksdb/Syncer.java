@@ -41,6 +41,8 @@ final class Syncer {
     private boolean stopping;
     /** Writes were queued for {@code beforeSync} to apply (FSYNC durability). */
     private boolean kicked;
+    /** When the first write since the last round was queued or handed over (nanoTime; 0: none yet). */
+    private long firstWaiting;
     private long lastSyncStart = System.nanoTime();
     private final AtomicLong syncs = new AtomicLong();
     /** Told each sync's group size and duration (metrics); set once the store is open. */
@@ -80,6 +82,9 @@ final class Syncer {
                 future.completeExceptionally(new StoreException("store is closing", null, true));
             } else {
                 pending.add(new Pending(sequence, future));
+                if (firstWaiting == 0) {
+                    firstWaiting = System.nanoTime();
+                }
                 wake.signal();
             }
         } finally {
@@ -92,6 +97,9 @@ final class Syncer {
         lock.lock();
         try {
             kicked = true;
+            if (firstWaiting == 0) {
+                firstWaiting = System.nanoTime();
+            }
             wake.signal();
         } finally {
             lock.unlock();
@@ -129,14 +137,19 @@ final class Syncer {
             List<Pending> group;
             long upTo;
             boolean last;
+            long waitingSince;
             lock.lock();
             try {
                 waitForWork();
                 kicked = false;
+                waitingSince = firstWaiting;
+                firstWaiting = 0;
             } finally {
                 lock.unlock();
             }
+            long started = System.nanoTime();
             runBeforeSync();
+            long wrote = System.nanoTime() - started;
             lock.lock();
             try {
                 group = pending;
@@ -147,7 +160,7 @@ final class Syncer {
                 lock.unlock();
             }
             if (upTo > lastSynced || !group.isEmpty()) {
-                syncAndComplete(group, upTo);
+                syncAndComplete(group, upTo, waitingSince == 0 ? 0 : Math.max(0, started - waitingSince), wrote);
             } else {
                 lastSyncStart = System.nanoTime(); // idle: nothing to sync, wait a full interval
             }
@@ -184,7 +197,7 @@ final class Syncer {
         }
     }
 
-    private void syncAndComplete(List<Pending> group, long upTo) {
+    private void syncAndComplete(List<Pending> group, long upTo, long waited, long wrote) {
         long started = System.nanoTime();
         lastSyncStart = started;
         Throwable failure = null;
@@ -195,8 +208,9 @@ final class Syncer {
         } catch (Exception | Error e) {
             failure = e;
         }
+        long syncedAt = System.nanoTime();
         if (failure == null) {
-            observer.synced(group.size(), System.nanoTime() - started);
+            observer.synced(group.size(), syncedAt - started);
         } else {
             org.slf4j.LoggerFactory.getLogger(Syncer.class).error("Write-ahead log sync failed; {} write(s) fail", group.size(), failure);
         }
@@ -207,6 +221,9 @@ final class Syncer {
                 p.future().completeExceptionally(failure instanceof StoreException
                         ? failure : new StoreException("write-ahead log sync failed: " + failure.getMessage(), failure, true));
             }
+        }
+        if (failure == null && durability == Durability.FSYNC) {
+            observer.round(group.size(), waited, wrote, syncedAt - started, System.nanoTime() - syncedAt);
         }
     }
 }
