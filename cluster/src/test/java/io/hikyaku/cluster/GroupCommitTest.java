@@ -61,6 +61,13 @@ class GroupCommitTest {
             assertThat(perEntry).isGreaterThan(10.0);
             // where the time went (CLUSTER.md "Where the time goes"): Hikyaku's stages on the leader,
             // then Ratis' own timers of every node (log flush and fsync, AppendEntries on a follower)
+            // a stage is counted just after the write's future completes: the last writers may return
+            // from get() a moment before their "write" is counted, so wait (briefly) for the counts to settle
+            long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (writeCount(after) < batches && System.nanoTime() < settle) {
+                Thread.sleep(10);
+                after = leader.stats();
+            }
             java.util.Map<String, ReplicationStages.Totals> stages = new java.util.LinkedHashMap<>();
             for (ReplicationStages.Totals t : after.stages()) {
                 stages.put(t.stage(), t);
@@ -83,5 +90,14 @@ class GroupCommitTest {
                 assertThat(cluster.innerStore(n.config().nodeId()).get(Keyspace.MESSAGES, bytes("w" + (writers - 1) + "." + (perWriter - 1)))).isNotNull();
             }
         }
+    }
+
+    private static long writeCount(ClusterStats stats) {
+        for (ReplicationStages.Totals t : stats.stages()) {
+            if (t.stage().equals("write")) {
+                return t.count();
+            }
+        }
+        return 0;
     }
 }
