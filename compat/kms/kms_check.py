@@ -53,6 +53,28 @@ assert kms.list_resource_tags(KeyId=key["KeyId"])["Tags"] == [{"TagKey": "team",
 checks += 1
 assert '"kms:*"' in kms.get_key_policy(KeyId=key["KeyId"], PolicyName="default")["Policy"]
 checks += 1
+kms.enable_key_rotation(KeyId=key["KeyId"], RotationPeriodInDays=180)
+status = kms.get_key_rotation_status(KeyId=key["KeyId"])
+assert status["KeyRotationEnabled"] and status["RotationPeriodInDays"] == 180 and "NextRotationDate" in status, status
+expect_error("ValidationException", kms.enable_key_rotation, KeyId=key["KeyId"], RotationPeriodInDays=2561)
+kms.rotate_key_on_demand(KeyId=key["KeyId"])
+rotations = kms.list_key_rotations(KeyId=key["KeyId"])["Rotations"]
+assert [r["RotationType"] for r in rotations] == ["ON_DEMAND"], rotations
+assert kms.decrypt(CiphertextBlob=blob, EncryptionContext=context)["Plaintext"] == b"marker"
+checks += 1
+grantee = "arn:aws:iam::000000000000:user/reader"
+grant = kms.create_grant(KeyId=key["KeyId"], GranteePrincipal=grantee, RetiringPrincipal=grantee,
+                         Operations=["Decrypt"], Constraints={"EncryptionContextSubset": context}, Name="reader")
+grants = kms.list_grants(KeyId=key["KeyId"])["Grants"]
+assert [g["GrantId"] for g in grants] == [grant["GrantId"]], grants
+assert grants[0]["Constraints"]["EncryptionContextSubset"] == context and grants[0]["Operations"] == ["Decrypt"], grants
+assert [g["GrantId"] for g in kms.list_retirable_grants(RetiringPrincipal=grantee)["Grants"]] == [grant["GrantId"]]
+assert kms.decrypt(CiphertextBlob=blob, EncryptionContext=context, GrantTokens=[grant["GrantToken"]])["Plaintext"] == b"marker"
+expect_error("InvalidGrantTokenException", kms.decrypt, CiphertextBlob=blob, EncryptionContext=context, GrantTokens=["bogus"])
+kms.retire_grant(GrantToken=grant["GrantToken"])
+assert kms.list_grants(KeyId=key["KeyId"])["Grants"] == []
+expect_error("NotFoundException", kms.revoke_grant, KeyId=key["KeyId"], GrantId=grant["GrantId"])
+checks += 1
 kms.disable_key(KeyId=key["KeyId"])
 message = expect_error("DisabledException", kms.encrypt, KeyId=key["KeyId"], Plaintext=b"x")
 assert message == key["Arn"] + " is disabled.", message

@@ -31,10 +31,21 @@ public final class KeyCrypto {
     /** What a key reference resolves to: the key (as a snapshot of what crypto needs) or a refusal. */
     record Resolved(String keyId, String arn, String account, String state, int version, String wrapped) { }
 
-    /** Deletes the keys whose window has ended (a logged command, so replicas and replays agree). */
-    void deleteDueKeys() throws KmsException {
+    /**
+     * What the service clock makes due: deletes the keys whose window has ended and rotates the keys whose next
+     * rotation date has passed (logged commands, so replicas and replays agree).
+     */
+    void applyDueChanges() throws KmsException {
         long now = clock.millis();
         keys.write(s -> s.dueForDeletion(now).isEmpty() ? null : KmsCommand.of("DeleteDueKeys", null, null, now));
+        for (String keyId : keys.read(s -> s.dueForRotation(now))) {
+            String material = newWrappedMaterial();
+            keys.write(s -> {
+                KmsKey k = s.key(keyId);
+                return k == null || !KeyRotations.due(k, now) ? null
+                        : new KmsCommand("RotateKeyAutomatically", k.account, keyId, null, now, material, null, null, null, 0, null, null);
+            });
+        }
     }
 
     /** Fresh key material, wrapped by the master key, base64: what a CreateKey or rotation command carries. */

@@ -37,9 +37,13 @@ public final class KmsApi {
     static final int MAX_KEYS_PER_ACCOUNT = 100_000;
 
     private final KeyCrypto crypto;
+    private final KeyRotations rotations;
+    private final KeyGrants grants;
 
     public KmsApi(KeyCrypto crypto) {
         this.crypto = crypto;
+        this.rotations = new KeyRotations(crypto);
+        this.grants = new KeyGrants(crypto);
     }
 
     /** The operation a request names ({@code TrentService.Encrypt} → {@code Encrypt}), or null. */
@@ -52,7 +56,8 @@ public final class KmsApi {
         try {
             String op = operation(raw);
             ObjectNode in = body(raw);
-            crypto.deleteDueKeys();
+            crypto.applyDueChanges();
+            KeyGrants.checkGrantTokens(in);
             ObjectNode out = dispatch(op == null ? "" : op, in, account);
             return new HttpResponseData(200, Map.of("Content-Type", CONTENT_TYPE), JSON.writeValueAsBytes(out));
         } catch (KmsException e) {
@@ -90,7 +95,15 @@ public final class KmsApi {
             case "GetKeyPolicy" -> getKeyPolicy(in, account);
             case "PutKeyPolicy" -> putKeyPolicy(in, account);
             case "ListKeyPolicies" -> listKeyPolicies(in, account);
-            case "EnableKey", "DisableKey", "EnableKeyRotation", "DisableKeyRotation" -> simple(op, in, account);
+            case "EnableKey", "DisableKey" -> simple(op, in, account);
+            case "EnableKeyRotation" -> rotations.enable(in, account);
+            case "DisableKeyRotation" -> rotations.disable(in, account);
+            case "ListKeyRotations" -> rotations.list(in, account);
+            case "CreateGrant" -> grants.create(in, account);
+            case "ListGrants" -> grants.list(in, account);
+            case "ListRetirableGrants" -> grants.listRetirable(in, account);
+            case "RetireGrant" -> grants.retire(in, account);
+            case "RevokeGrant" -> grants.revoke(in, account);
             case "ScheduleKeyDeletion" -> scheduleDeletion(in, account);
             case "CancelKeyDeletion" -> cancelDeletion(in, account);
             case "Encrypt" -> encrypt(in, account);
@@ -102,8 +115,8 @@ public final class KmsApi {
             case "TagResource" -> tagResource(in, account);
             case "UntagResource" -> untagResource(in, account);
             case "ListResourceTags" -> listResourceTags(in, account);
-            case "GetKeyRotationStatus" -> rotationStatus(in, account);
-            case "RotateKeyOnDemand" -> rotateOnDemand(in, account);
+            case "GetKeyRotationStatus" -> rotations.status(in, account);
+            case "RotateKeyOnDemand" -> rotations.onDemand(in, account);
             default -> throw new KmsException("UnknownOperationException", null);
         };
     }
@@ -124,15 +137,21 @@ public final class KmsApi {
         try {
             ObjectNode in = body(raw);
             String reference = text(in, "KeyId", text(in, "TargetKeyId", null));
+            if (reference == null && "RetireGrant".equals(op) && in.hasNonNull("GrantToken")) {
+                reference = KeyGrants.Token.parse(in.get("GrantToken").asText()).keyArn();
+            }
+            String named = reference;
             KeyCrypto.Resolved k;
-            if (reference != null) {
-                k = crypto.keys.read(s -> KeyCrypto.resolve(s, account, reference));
+            if (named != null) {
+                k = crypto.keys.read(s -> KeyCrypto.resolve(s, account, named));
             } else if (in.hasNonNull("CiphertextBlob")) {
                 k = crypto.keyOf(CiphertextBlob.parse(Base64.getDecoder().decode(in.get("CiphertextBlob").asText())));
             } else {
                 return new String[] {action, "*", null, null};
             }
-            String policy = crypto.keys.read(s -> s.key(k.keyId()).policy);
+            String policy = crypto.keys.read(s -> "RetireGrant".equals(op)
+                    ? KeyGrants.policyForRetiring(s.key(k.keyId()), KeyGrants.grantIdOf(in))
+                    : KeyGrants.policyWithGrants(s.key(k.keyId())));
             return new String[] {action, k.arn(), k.account(), policy};
         } catch (KmsException | IllegalArgumentException unresolved) {
             return new String[] {action, "*", null, null};
@@ -173,7 +192,7 @@ public final class KmsApi {
                 return null;
             }
             KeyCrypto.Resolved k = crypto.keys.read(s -> KeyCrypto.resolve(s, account, reference));
-            String policy = crypto.keys.read(s -> s.key(k.keyId()).policy);
+            String policy = crypto.keys.read(s -> KeyGrants.policyWithGrants(s.key(k.keyId())));
             return new String[] {"kms:ReEncryptTo", k.arn(), k.account(), policy};
         } catch (KmsException unresolved) {
             return null;
@@ -299,7 +318,7 @@ public final class KmsApi {
         });
     }
 
-    private static int start(String marker, List<String> ids) throws KmsException {
+    static int start(String marker, List<String> ids) throws KmsException {
         if (marker == null) {
             return 0;
         }
@@ -310,14 +329,14 @@ public final class KmsApi {
         return i;
     }
 
-    private static void page(ObjectNode out, String next) {
+    static void page(ObjectNode out, String next) {
         out.put("Truncated", next != null);
         if (next != null) {
             out.put("NextMarker", next);
         }
     }
 
-    private static int limit(ObjectNode in) throws KmsException {
+    static int limit(ObjectNode in) throws KmsException {
         if (!in.hasNonNull("Limit")) {
             return 100;
         }
@@ -464,43 +483,12 @@ public final class KmsApi {
             if (KmsKey.PENDING_DELETION.equals(key.state)) {
                 throw KmsException.pendingDeletion(k.arn());
             }
-            if (op.endsWith("Rotation") && KmsKey.DISABLED.equals(key.state)) {
-                throw KmsException.disabled(k.arn());
-            }
-            if (op.endsWith("Rotation") && "AWS".equals(key.manager)) {
-                throw new KmsException("UnsupportedOperationException", k.arn() + " is an AWS managed key; its rotation cannot be changed.");
-            }
-            if (!op.endsWith("Rotation") && "AWS".equals(key.manager)) {
+            if ("AWS".equals(key.manager)) {
                 throw new KmsException("NotAuthorizedException", "The operation is not allowed on an AWS managed key.");
             }
             return KmsCommand.of(op, account, k.keyId(), now);
         });
         return JSON.createObjectNode();
-    }
-
-    private ObjectNode rotateOnDemand(ObjectNode in, String account) throws KmsException {
-        KeyCrypto.Resolved k = ownKey(in, account);
-        KeyCrypto.requireUsable(k);
-        String material = crypto.newWrappedMaterial();
-        long now = crypto.clock.millis();
-        crypto.keys.write(s -> new KmsCommand("RotateKeyOnDemand", account, k.keyId(), null, now, material, null, null, null, 0, null, null));
-        ObjectNode out = JSON.createObjectNode();
-        out.put("KeyId", k.keyId());
-        return out;
-    }
-
-    private ObjectNode rotationStatus(ObjectNode in, String account) throws KmsException {
-        KeyCrypto.Resolved k = ownKey(in, account);
-        return crypto.keys.read(s -> {
-            KmsKey key = s.key(k.keyId());
-            ObjectNode out = JSON.createObjectNode();
-            out.put("KeyRotationEnabled", key.rotation);
-            out.put("KeyId", key.arn);
-            if (key.rotation) {
-                out.put("RotationPeriodInDays", 365);
-            }
-            return out;
-        });
     }
 
     private ObjectNode scheduleDeletion(ObjectNode in, String account) throws KmsException {

@@ -10,15 +10,17 @@ import java.util.Map;
  *
  * @param op        CreateKey, CreateAlias, UpdateAlias, DeleteAlias, PutKeyPolicy, EnableKey, DisableKey,
  *                  ScheduleKeyDeletion, CancelKeyDeletion, TagResource, UntagResource, EnableKeyRotation,
- *                  DisableKeyRotation, RotateKeyOnDemand, DeleteDueKeys, CreateSqsOwnedKey and
+ *                  DisableKeyRotation, RotateKeyOnDemand, RotateKeyAutomatically, CreateGrant, RetireGrant,
+ *                  RevokeGrant, DeleteDueKeys, CreateSqsOwnedKey and
  *                  RotateSqsOwnedKey (SSE-SQS), RewrapMaterials (a new master key)
  * @param time      epoch millis of the request (for ScheduleKeyDeletion: the deletion date)
  * @param material  key material wrapped by the master key, base64 (CreateKey, RotateKeyOnDemand,
- *                  CreateSqsOwnedKey, RotateSqsOwnedKey)
- * @param text      the description (CreateKey)
+ *                  RotateKeyAutomatically, CreateSqsOwnedKey, RotateSqsOwnedKey)
+ * @param text      the description (CreateKey); the grant as JSON (CreateGrant); the grant id (RetireGrant,
+ *                  RevokeGrant)
  * @param policy    the key policy (CreateKey, PutKeyPolicy)
  * @param manager   CUSTOMER or AWS (CreateKey)
- * @param days      the deletion window (ScheduleKeyDeletion)
+ * @param days      the deletion window (ScheduleKeyDeletion); the rotation period (EnableKeyRotation, 0 = 365)
  * @param tags      the tags (CreateKey, TagResource); for RewrapMaterials every re-wrapped key's materials, by key
  *                  id ({@code sqs-owned:<account>} for an SQS owned key), comma-separated in version order
  */

@@ -22,6 +22,13 @@ final class KmsKey {
     long deletionDate;
     int pendingWindowDays;
     boolean rotation;
+    /** Automatic rotation: the period, and when it next rotates (0 while rotation is off). */
+    int rotationPeriodDays = KeyRotations.DEFAULT_PERIOD_DAYS;
+    long nextRotation;
+    /** Every rotation so far, in version order (version 2 onwards): ListKeyRotations. */
+    final List<KeyRotations.Rotation> rotations = new ArrayList<>();
+    /** The key's grants by grant id (sorted, so listing and digest are stable). */
+    final TreeMap<String, Grant> grants = new TreeMap<>();
     /** When the current material was made (creation, or the last rotation): what automatic rotation reads. */
     long materialSince;
     /** Wrapped material, base64, by version (index 0 is version 1). */

@@ -14,7 +14,7 @@ public final class KmsRequests {
 
     public static final String TARGET_PREFIX = "TrentService.";
     /** Operations that act on no particular key: authorized on {@code *}. */
-    static final Set<String> ON_NO_KEY = Set.of("CreateKey", "ListKeys", "ListAliases", "GenerateRandom");
+    static final Set<String> ON_NO_KEY = Set.of("CreateKey", "ListKeys", "ListAliases", "GenerateRandom", "ListRetirableGrants");
 
     private KmsRequests() {
     }

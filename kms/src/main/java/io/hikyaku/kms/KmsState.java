@@ -19,6 +19,8 @@ public final class KmsState {
     /** An alias: the key it names and when it was made and last pointed elsewhere. */
     record Alias(String name, String keyId, long created, long updated) { }
 
+    private static final long DAY_MILLIS = 86_400_000L;
+
     private final String region;
     private final TreeMap<String, KmsKey> keys = new TreeMap<>();
     private final TreeMap<String, TreeMap<String, Alias>> aliases = new TreeMap<>();
@@ -84,6 +86,22 @@ public final class KmsState {
         return out;
     }
 
+    /** Ids of the keys whose automatic rotation is due at {@code now}. */
+    List<String> dueForRotation(long now) {
+        List<String> out = new ArrayList<>();
+        for (KmsKey k : keys.values()) {
+            if (KeyRotations.due(k, now)) {
+                out.add(k.keyId);
+            }
+        }
+        return out;
+    }
+
+    /** Every account's keys (not the SQS owned ones). */
+    List<KmsKey> everyAccountKey() {
+        return new ArrayList<>(keys.values());
+    }
+
     /** The account keys, then the SQS owned keys. */
     List<KmsKey> everyKey() {
         List<KmsKey> all = new ArrayList<>(keys.values());
@@ -114,6 +132,10 @@ public final class KmsState {
                 k.materials.add(c.material());
                 if (c.tags() != null) {
                     k.tags.putAll(c.tags());
+                }
+                if ("AWS".equals(c.manager())) { // AWS rotates its managed keys yearly
+                    k.rotation = true;
+                    k.nextRotation = c.time() + KeyRotations.DEFAULT_PERIOD_DAYS * DAY_MILLIS;
                 }
                 keys.put(c.keyId(), k);
                 if (c.alias() != null) {
@@ -152,12 +174,34 @@ public final class KmsState {
             }
             case "TagResource" -> key.tags.putAll(c.tags());
             case "UntagResource" -> c.tagKeys().forEach(key.tags::remove);
-            case "EnableKeyRotation" -> key.rotation = true;
-            case "DisableKeyRotation" -> key.rotation = false;
+            case "EnableKeyRotation" -> {
+                int period = c.days() == 0 ? KeyRotations.DEFAULT_PERIOD_DAYS : c.days(); // 0: logged before periods
+                // the first rotation is one period after enabling; a new period keeps the schedule's start
+                long from = key.rotation ? key.nextRotation - key.rotationPeriodDays * DAY_MILLIS : c.time();
+                key.rotation = true;
+                key.rotationPeriodDays = period;
+                key.nextRotation = from + period * DAY_MILLIS;
+            }
+            case "DisableKeyRotation" -> {
+                key.rotation = false;
+                key.nextRotation = 0;
+            }
             case "RotateKeyOnDemand" -> {
                 key.materials.add(c.material());
                 key.materialSince = c.time();
+                key.rotations.add(new KeyRotations.Rotation(c.time(), KeyRotations.ON_DEMAND));
             }
+            case "RotateKeyAutomatically" -> {
+                key.materials.add(c.material());
+                key.materialSince = c.time();
+                key.rotations.add(new KeyRotations.Rotation(c.time(), KeyRotations.AUTOMATIC));
+                key.nextRotation = c.time() + key.rotationPeriodDays * DAY_MILLIS;
+            }
+            case "CreateGrant" -> {
+                Grant g = KeyGrants.parse(c.text());
+                key.grants.put(g.grantId(), g);
+            }
+            case "RetireGrant", "RevokeGrant" -> key.grants.remove(c.text());
             case "RotateSqsOwnedKey" -> {
                 KmsKey k = sqsOwned.get(c.account());
                 k.materials.add(c.material());
@@ -189,7 +233,9 @@ public final class KmsState {
             b.append("K|").append(k.account).append('|').append(k.keyId).append('|').append(k.created).append('|')
                     .append(k.description).append('|').append(k.manager).append('|').append(k.state).append('|')
                     .append(k.policy).append('|').append(k.deletionDate).append('|').append(k.pendingWindowDays)
-                    .append('|').append(k.rotation).append('|').append(k.materials).append('|').append(k.tags).append('\n');
+                    .append('|').append(k.rotation).append('|').append(k.materials).append('|').append(k.tags)
+                    .append('|').append(k.rotationPeriodDays).append('|').append(k.nextRotation).append('|').append(k.rotations)
+                    .append('|').append(k.grants.values()).append('\n');
         }
         for (KmsKey k : sqsOwned.values()) {
             b.append("S|").append(k.account).append('|').append(k.keyId).append('|').append(k.created).append('|')

@@ -130,7 +130,7 @@ class KmsApiTest {
     @Test
     void errorsHaveAwsShapes() throws Exception {
         KmsApi api = new KmsApi(crypto(KmsKeys.open(KmsJournal.memory(), "us-east-1"), MasterKey.ephemeral(random)));
-        assertEquals("UnknownOperationException", call(api, "CreateGrant", "{}").path("__type").asText());
+        assertEquals("UnknownOperationException", call(api, "ImportKeyMaterial", "{}").path("__type").asText());
         assertEquals("UnsupportedOperationException", call(api, "CreateKey", "{\"KeySpec\":\"RSA_2048\"}").path("__type").asText());
         assertEquals("ValidationException", call(api, "CreateKey", "{\"KeySpec\":\"NOPE\"}").path("__type").asText());
         assertEquals("ValidationException", call(api, "CreateKey", "{\"KeyUsage\":\"SIGN_VERIFY\"}").path("__type").asText());

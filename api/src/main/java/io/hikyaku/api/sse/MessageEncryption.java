@@ -43,6 +43,7 @@ public final class MessageEncryption {
 
     private final SseKeys keys;
     private final DataKeyCache cache;
+    private final SealedPlaintexts recent = new SealedPlaintexts();
 
     /** @param maxUses messages per data key at most ({@link DataKeyCache#DEFAULT_MAX_USES}) */
     public MessageEncryption(SseKeys keys, Clock clock, long maxUses) {
@@ -135,6 +136,8 @@ public final class MessageEncryption {
             }
             String sealed = MessageEnvelope.seal(mode, sse.queueArn(), key.key.blob(), key.aes, use.nonce(), counted,
                     m.body(), m.attributes());
+            recent.remember(m.messageId(), new SealedPlaintexts.Plain(sealed, m.body(), m.attributes(), mode,
+                    key.key.blob(), sse.queueArn(), 2L * (sealed.length() + m.body().length()) + counted));
             // content-based deduplication hashes the plaintext, as it would unsealed (the engine sees ciphertext)
             String dedup = m.deduplicationId() == null && sse.contentDedup() ? sha256Hex(m.body()) : m.deduplicationId();
             return new SendMessage(sealed, null, m.awsTraceHeader(), m.delaySeconds(), m.groupId(), dedup,
@@ -145,6 +148,7 @@ public final class MessageEncryption {
     public final class Opener {
         private final CallContext caller;
         private final Set<java.nio.ByteBuffer> checked = new HashSet<>();
+        private final Set<java.nio.ByteBuffer> checkedBlobs = new HashSet<>();
 
         private Opener(CallContext caller) {
             this.caller = caller;
@@ -154,6 +158,15 @@ public final class MessageEncryption {
         public ReceivedMessage open(ReceivedMessage m) {
             if (!SealedBody.isSealed(m.body())) {
                 return m;
+            }
+            SealedPlaintexts.Plain sent = recent.take(m.messageId(), m.body());
+            if (sent != null) { // sealed here lately: no need to decrypt, but the same key checks as a decrypt
+                if (sent.mode() == MessageEnvelope.KMS && checkedBlobs.add(java.nio.ByteBuffer.wrap(sent.wrappedKey()))) {
+                    authorize(caller, "kms:Decrypt", keys.usableKeyOf(sent.wrappedKey()), sent.queueArn());
+                }
+                Map<String, MessageAttribute> attributes = sent.attributes() == null || sent.attributes().isEmpty()
+                        ? null : sent.attributes();
+                return opened(m, sent.body(), attributes);
             }
             MessageEnvelope.Sealed s = MessageEnvelope.parse(m.body());
             if (s == null || keys == null) {
@@ -177,7 +190,11 @@ public final class MessageEncryption {
             if (p == null) {
                 throw new ApiException("InternalError", "We encountered an internal error. Please try again.");
             }
-            return new ReceivedMessage(m.messageId(), m.receiptHandle(), p.body(), p.attributes(), m.senderId(),
+            return opened(m, p.body(), p.attributes());
+        }
+
+        private static ReceivedMessage opened(ReceivedMessage m, String body, Map<String, MessageAttribute> attributes) {
+            return new ReceivedMessage(m.messageId(), m.receiptHandle(), body, attributes, m.senderId(),
                     m.sentTimestamp(), m.approximateReceiveCount(), m.approximateFirstReceiveTimestamp(),
                     m.sequenceNumber(), m.deduplicationId(), m.groupId(), m.awsTraceHeader(),
                     m.deadLetterQueueSourceArn(), m.bodyDigest());

@@ -114,4 +114,67 @@ class MessageEncryptionTest {
         assertThat(keys.calls).as("each data key opened once")
                 .containsExactly("derive 000000000000", "open derived", "open wrapped");
     }
+
+    private static ReceivedMessage received(String id, String body) {
+        return new ReceivedMessage(id, "handle", body, null, "sender", 1L, 1, 1L, null, null, null, null, null, null);
+    }
+
+    @Test
+    void aMessageSealedHereLatelyOpensFromMemoryOnceAndOnlyWhenItsStoredBodyIsTheSealedOne() {
+        Keys keys = new Keys();
+        MutableClock clock = new MutableClock(Instant.parse("2026-12-07T12:00:00Z"));
+        MessageEncryption enc = new MessageEncryption(keys, clock, DataKeyCache.DEFAULT_MAX_USES);
+        MessageEncryption.Sealer sealer = enc.sealer(new QueueSse(QueueSse.Mode.SQS, ARN, null, 300, false), null);
+        Map<String, MessageAttribute> attrs = Map.of("a", new MessageAttribute("String", "v", null));
+        String first = sealer.seal(new SendMessage("first", attrs, null, null, null, null, "s", "m1", null)).body();
+        String second = sealer.seal(new SendMessage("second", null, null, null, null, null, "s", "m2", null)).body();
+        String third = sealer.seal(new SendMessage("third", Map.of(), null, null, null, null, "s", "m3", null)).body();
+        assertThat(first).doesNotContain("first");
+
+        MessageEncryption.Opener opener = enc.opener(null);
+        ReceivedMessage m1 = opener.open(received("m1", first));
+        assertThat(m1.body()).isEqualTo("first");
+        assertThat(m1.attributes()).isEqualTo(attrs);
+        assertThat(m1.messageId()).isEqualTo("m1");
+        assertThat(keys.calls).as("nothing decrypted").containsExactly("derive 000000000000");
+
+        // taken once: a second receive of the same message decrypts it
+        assertThat(opener.open(received("m1", first)).body()).isEqualTo("first");
+        assertThat(keys.calls).containsExactly("derive 000000000000", "open derived");
+
+        // a stored body other than the one sealed under that id is decrypted, never answered from memory
+        assertThat(opener.open(received("m2", third)).body()).isEqualTo("third");
+        assertThat(opener.open(received("m2", second)).body()).isEqualTo("second");
+        // an empty attribute map opens as none, as a decrypted one does
+        assertThat(opener.open(received("m3", third)).attributes()).isNull();
+
+        // another process (a restart) has nothing in memory: it decrypts
+        MessageEncryption restarted = new MessageEncryption(keys, clock, DataKeyCache.DEFAULT_MAX_USES);
+        int before = keys.calls.size();
+        String fourth = sealer.seal(new SendMessage("fourth", null, null, null, null, null, "s", "m4", null)).body();
+        assertThat(restarted.opener(null).open(received("m4", fourth)).body()).isEqualTo("fourth");
+        assertThat(keys.calls.subList(before, keys.calls.size())).containsExactly("open derived");
+    }
+
+    @Test
+    void theMemoryOfSealedMessagesIsBoundedOldestFirst() {
+        SealedPlaintexts recent = new SealedPlaintexts();
+        for (int i = 0; i <= SealedPlaintexts.MAX_ENTRIES; i++) {
+            recent.remember("m" + i, new SealedPlaintexts.Plain("s" + i, "b", null, MessageEnvelope.SQS_DERIVED, new byte[20], ARN, 10));
+        }
+        assertThat(recent.size()).isEqualTo(SealedPlaintexts.MAX_ENTRIES);
+        assertThat(recent.take("m0", "s0")).as("the oldest went first").isNull();
+        assertThat(recent.take("m" + SealedPlaintexts.MAX_ENTRIES, "s" + SealedPlaintexts.MAX_ENTRIES)).isNotNull();
+
+        SealedPlaintexts bytes = new SealedPlaintexts();
+        long each = SealedPlaintexts.MAX_BYTES / 4;
+        for (int i = 0; i < 5; i++) {
+            bytes.remember("m" + i, new SealedPlaintexts.Plain("s" + i, "b", null, MessageEnvelope.SQS_DERIVED, new byte[20], ARN, each));
+        }
+        assertThat(bytes.size()).isEqualTo(4);
+        assertThat(bytes.take("m0", "s0")).isNull();
+        String big = "x".repeat(SealedPlaintexts.MAX_BODY_CHARS + 1);
+        bytes.remember("huge", new SealedPlaintexts.Plain("s", big, null, MessageEnvelope.SQS_DERIVED, new byte[20], ARN, 1));
+        assertThat(bytes.take("huge", "s")).as("a long body is not kept").isNull();
+    }
 }

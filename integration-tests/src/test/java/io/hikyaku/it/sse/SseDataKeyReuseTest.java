@@ -23,7 +23,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 /**
  * Data key reuse, counted in /metrics on the server's clock (moved by the test): one data key per queue and key
  * per KmsDataKeyReusePeriodSeconds however many messages are sent, a new one once the period is over, and one
- * Decrypt per data key however many messages a receive opens.
+ * Decrypt per data key however many messages a receive opens (none for messages this server sealed lately, whose
+ * plaintext it still holds in memory).
  */
 class SseDataKeyReuseTest {
 
@@ -59,6 +60,14 @@ class SseDataKeyReuseTest {
 
             long decrypted = counter(server, "decrypted");
             int received = 0;
+            for (int i = 0; i < 10 && received < 19; i++) {
+                received += sqs.receiveMessage(b -> b.queueUrl(q).maxNumberOfMessages(10)).messages().size();
+            }
+            assertThat(received).isEqualTo(19);
+            assertThat(counter(server, "decrypted")).as("sealed here lately: opened from memory").isEqualTo(decrypted);
+
+            clock.advance(Duration.ofSeconds(31)); // past the visibility timeout: received again, now decrypted
+            received = 0;
             for (int i = 0; i < 10 && received < 19; i++) {
                 received += sqs.receiveMessage(b -> b.queueUrl(q).maxNumberOfMessages(10)).messages().size();
             }
