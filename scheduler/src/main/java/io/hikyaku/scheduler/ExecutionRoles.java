@@ -18,6 +18,11 @@ public interface ExecutionRoles {
         }
 
         @Override
+        public String publishDenial(String roleArn, String scheduleArn, String topicArn) {
+            return null;
+        }
+
+        @Override
         public KeyCaller keyCaller(String roleArn, String scheduleArn) {
             return null;
         }
@@ -25,6 +30,9 @@ public interface ExecutionRoles {
 
     /** Null when the role may {@code sqs:SendMessage} to {@code queueArn} for this schedule, else why not. */
     String sendDenial(String roleArn, String scheduleArn, String queueArn);
+
+    /** Null when the role may {@code sns:Publish} to {@code topicArn} for this schedule, else why not. */
+    String publishDenial(String roleArn, String scheduleArn, String topicArn);
 
     /** How the role's use of an SSE-KMS queue's key is authorized, or null when every use is allowed. */
     KeyCaller keyCaller(String roleArn, String scheduleArn);

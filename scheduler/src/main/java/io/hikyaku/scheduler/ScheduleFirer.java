@@ -44,6 +44,7 @@ public final class ScheduleFirer {
     private final String region;
     private final Clock clock;
     private final ExecutionRoles roles;
+    private final TopicTargets topics;
     private final AtomicLong requestIds = new AtomicLong();
     /** Failed attempts per (schedule ARN, scheduled time): memory only, so a restart retries afresh. */
     private final Map<String, int[]> attempts = new HashMap<>();
@@ -52,16 +53,20 @@ public final class ScheduleFirer {
     private volatile SchedulerMetrics metrics = SchedulerMetrics.NONE;
 
     public ScheduleFirer(SchedulerStore store, SqsService sqs, String region, Clock clock) {
-        this(store, sqs, region, clock, ExecutionRoles.UNCHECKED);
+        this(store, sqs, region, clock, ExecutionRoles.UNCHECKED, TopicTargets.NONE);
     }
 
-    /** @param roles decides at each send whether the target's execution role may make it */
-    public ScheduleFirer(SchedulerStore store, SqsService sqs, String region, Clock clock, ExecutionRoles roles) {
+    /**
+     * @param roles  decides at each send whether the target's execution role may make it
+     * @param topics publishes the fires of SNS topic targets
+     */
+    public ScheduleFirer(SchedulerStore store, SqsService sqs, String region, Clock clock, ExecutionRoles roles, TopicTargets topics) {
         this.store = store;
         this.sqs = sqs;
         this.region = region;
         this.clock = clock;
         this.roles = roles;
+        this.topics = topics;
     }
 
     /** A due fire: which schedule, the scheduled time, the target, whether the schedule completes with it. */
@@ -178,6 +183,9 @@ public final class ScheduleFirer {
         if (body.isEmpty()) {
             body = "{}";
         }
+        if (arn.startsWith("arn:aws:sns:")) {
+            return publishTo(d.arn(), t.path("RoleArn").asText(null), arn, body);
+        }
         return sendTo(d.arn(), t.path("RoleArn").asText(null), arn, body, t.path("SqsParameters").path("MessageGroupId").asText(null),
                 new SendOnceKey(d.arn(), d.generation(), scheduled));
     }
@@ -216,6 +224,15 @@ public final class ScheduleFirer {
     }
 
     /** The dropped fire's note, sent to the dead-letter queue as the execution role; it names the last error. */
+    /**
+     * One Publish to an SNS topic of this server, as the execution role. Not a send-once: a crash between the
+     * publish and the {@code Fired} record publishes that fire again after the restart (at least once).
+     */
+    private String publishTo(String scheduleArn, String roleArn, String topicArn, String message) {
+        String denial = roleArn == null ? "The target has no RoleArn" : roles.publishDenial(roleArn, scheduleArn, topicArn);
+        return denial != null ? denial : topics.publish(topicArn.split(":")[4], topicArn, message);
+    }
+
     private void deadLetter(Due d, String error) {
         JsonNode target = read(d.targetJson());
         JsonNode dlq = target.path("DeadLetterConfig").get("Arn");

@@ -13,6 +13,7 @@ import io.hikyaku.policy.PolicyKind;
 import io.hikyaku.scheduler.ExecutionRoles;
 import io.hikyaku.server.auth.RequestAuthentication;
 import io.hikyaku.server.sse.KmsKeyCallers;
+import io.hikyaku.sns.SnsApi;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -34,10 +35,17 @@ public final class SchedulerExecutionRoles implements ExecutionRoles {
     static final String SESSION = "hikyaku-scheduler";
 
     private final Supplier<RequestAuthentication> authentication;
+    private final Supplier<SnsApi> sns;
     private final Clock clock;
 
     public SchedulerExecutionRoles(Supplier<RequestAuthentication> authentication, Clock clock) {
+        this(authentication, () -> null, clock);
+    }
+
+    /** @param sns this server's SNS, for a topic target's Policy (null while there is none) */
+    public SchedulerExecutionRoles(Supplier<RequestAuthentication> authentication, Supplier<SnsApi> sns, Clock clock) {
         this.authentication = authentication;
+        this.sns = sns;
         this.clock = clock;
     }
 
@@ -57,6 +65,23 @@ public final class SchedulerExecutionRoles implements ExecutionRoles {
         }
         return auth.mayOnQueue((RequestContext) session, "sqs:SendMessage", q[4], q[5]) ? null
                 : "The execution role " + roleArn + " is not authorized to perform: sqs:SendMessage on resource: " + queueArn;
+    }
+
+    /** {@code sns:Publish} as the role: its policies and the topic's Policy, as a direct Publish by the session. */
+    @Override
+    public String publishDenial(String roleArn, String scheduleArn, String topicArn) {
+        RequestAuthentication auth = authentication.get();
+        if (auth == null) {
+            return "The server's authentication is not running yet";
+        }
+        Object session = session(auth, roleArn, scheduleArn);
+        if (session instanceof String denial) {
+            return denial;
+        }
+        SnsApi api = sns.get();
+        String policy = api == null ? null : api.topicPolicy(topicArn);
+        String denial = auth.kmsDenial((RequestContext) session, new String[] {"sns:Publish", topicArn, topicArn.split(":")[4], policy}, Map.of());
+        return denial == null ? null : "The execution role " + roleArn + " is not authorized to perform: sns:Publish on resource: " + topicArn;
     }
 
     @Override

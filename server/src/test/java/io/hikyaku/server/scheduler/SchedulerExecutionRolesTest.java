@@ -27,6 +27,10 @@ class SchedulerExecutionRolesTest {
                     trustPolicy: {Version: "2012-10-17", Statement: [{Effect: Allow, Principal: {Service: scheduler.amazonaws.com}, Action: "sts:AssumeRole", Condition: {ArnLike: {"aws:SourceArn": "arn:aws:scheduler:*:111111111111:schedule-group/jobs"}, StringEquals: {"aws:SourceAccount": "111111111111"}}}]}
                     policies:
                       send: {Version: "2012-10-17", Statement: [{Effect: Allow, Action: ["sqs:SendMessage", "kms:GenerateDataKey"], Resource: ["arn:aws:sqs:us-east-1:111111111111:jobs", "*"]}, {Effect: Deny, Action: "sqs:SendMessage", Resource: "arn:aws:sqs:us-east-1:111111111111:forbidden"}]}
+                  - name: publisher
+                    trustPolicy: {Version: "2012-10-17", Statement: [{Effect: Allow, Principal: {Service: scheduler.amazonaws.com}, Action: "sts:AssumeRole"}]}
+                    policies:
+                      publish: {Version: "2012-10-17", Statement: [{Effect: Allow, Action: "sns:Publish", Resource: "arn:aws:sns:us-east-1:111111111111:reminders"}]}
                   - name: no-trust
                     policies:
                       send: {Version: "2012-10-17", Statement: [{Effect: Allow, Action: "sqs:*", Resource: "*"}]}
@@ -71,6 +75,17 @@ class SchedulerExecutionRolesTest {
                 .contains("is not authorized to perform: kms:Decrypt");
         assertThat(roles.keyCaller(role("no-trust"), SCHEDULE).denial("kms:GenerateDataKey", key, "111111111111", keyPolicy, Map.of()))
                 .isEqualTo("The execution role " + role("no-trust") + " cannot be assumed");
+    }
+
+    @Test
+    void anSnsTopicTargetNeedsSnsPublishAsTheRole() {
+        String topic = "arn:aws:sns:us-east-1:111111111111:reminders";
+        assertThat(roles.publishDenial(role("publisher"), SCHEDULE, topic)).isNull();
+        assertThat(roles.publishDenial(role("publisher"), SCHEDULE, "arn:aws:sns:us-east-1:111111111111:other"))
+                .isEqualTo("The execution role " + role("publisher") + " is not authorized to perform: sns:Publish on resource: "
+                        + "arn:aws:sns:us-east-1:111111111111:other");
+        assertThat(roles.publishDenial(role("ok"), SCHEDULE, topic)).contains("is not authorized to perform: sns:Publish");
+        assertThat(roles.publishDenial(role("no-trust"), SCHEDULE, topic)).endsWith("does not trust scheduler.amazonaws.com");
     }
 
     @Test
