@@ -14,6 +14,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.kms.KmsClient;
 import software.amazon.awssdk.services.scheduler.SchedulerClient;
 import software.amazon.awssdk.services.scheduler.model.FlexibleTimeWindowMode;
 import software.amazon.awssdk.services.scheduler.model.ScheduleState;
@@ -49,6 +50,14 @@ class SchedulerExecutionRoleTest extends AuthTestBase {
                     trustPolicy: {Version: "2012-10-17", Statement: [{Effect: Allow, Principal: {Service: scheduler.amazonaws.com}, Action: "sts:AssumeRole", Condition: {ArnLike: {"aws:SourceArn": "arn:aws:scheduler:*:111111111111:schedule-group/nightly"}}}]}
                     policies:
                       send: {Version: "2012-10-17", Statement: [{Effect: Allow, Action: "sqs:SendMessage", Resource: "*"}]}
+                  - name: sched-kms
+                    trustPolicy: {Version: "2012-10-17", Statement: [{Effect: Allow, Principal: {Service: scheduler.amazonaws.com}, Action: "sts:AssumeRole"}]}
+                    policies:
+                      send: {Version: "2012-10-17", Statement: [{Effect: Allow, Action: "sqs:SendMessage", Resource: "arn:aws:sqs:us-east-1:111111111111:sched-sse*"}, {Effect: Allow, Action: ["kms:GenerateDataKey", "kms:Decrypt"], Resource: "*"}]}
+                  - name: sched-sqs-only
+                    trustPolicy: {Version: "2012-10-17", Statement: [{Effect: Allow, Principal: {Service: scheduler.amazonaws.com}, Action: "sts:AssumeRole"}]}
+                    policies:
+                      send: {Version: "2012-10-17", Statement: [{Effect: Allow, Action: "sqs:SendMessage", Resource: "arn:aws:sqs:us-east-1:111111111111:sched-sse*"}]}
                   - name: worker
             """;
     private static final String PLANNER = """
@@ -151,6 +160,28 @@ class SchedulerExecutionRoleTest extends AuthTestBase {
                 + " is not authorized to perform: sqs:SendMessage on resource: arn:aws:sqs:us-east-1:" + A + ":orders");
         // a role the Scheduler cannot assume (untrusted, missing, its trust's aws:SourceArn naming another group)
         // cannot send the note either: only the one note
+        assertThat(dead).hasSize(1);
+    }
+
+    @Test
+    void anSseKmsTargetNeedsTheKeyAsTheRole() throws Exception {
+        String keyArn;
+        try (KmsClient kms = KmsClient.builder().endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ROOT_A, ROOT_A_SECRET)))
+                .httpClient(UrlConnectionHttpClient.builder().build()).build()) {
+            keyArn = kms.createKey(b -> b.description("scheduler target key")).keyMetadata().arn();
+        }
+        String sse = sqs.createQueue(b -> b.queueName("sched-sse").attributesWithStrings(java.util.Map.of("KmsMasterKeyId", keyArn))).queueUrl();
+        String sseDlq = sqs.createQueue(b -> b.queueName("sched-sse-dlq")).queueUrl();
+        for (String[] s : new String[][] {{"with-key", "sched-kms"}, {"without-key", "sched-sqs-only"}}) {
+            root.createSchedule(b -> b.name(s[0]).scheduleExpression("rate(1 day)").flexibleTimeWindow(w -> w.mode(FlexibleTimeWindowMode.OFF))
+                    .target(Target.builder().arn("arn:aws:sqs:us-east-1:" + A + ":sched-sse").roleArn(role(s[1])).input("sealed by " + s[1])
+                            .retryPolicy(r -> r.maximumRetryAttempts(0))
+                            .deadLetterConfig(d -> d.arn("arn:aws:sqs:us-east-1:" + A + ":sched-sse-dlq")).build()));
+        }
+        assertThat(drain(sse, 2500)).containsExactly("sealed by sched-kms");
+        List<String> dead = drain(sseDlq, 500);
+        assertThat(note(dead, "without-key").path("ErrorMessage").asText()).contains("kms:GenerateDataKey").contains(keyArn);
         assertThat(dead).hasSize(1);
     }
 
