@@ -55,15 +55,15 @@ public final class SchedulerExecutionRoles implements ExecutionRoles {
         if (auth == null) {
             return "The server's authentication is not running yet";
         }
-        Object session = session(auth, roleArn, scheduleArn);
-        if (session instanceof String denial) {
-            return denial;
+        Assumed assumed = assume(auth, roleArn, scheduleArn);
+        if (assumed.denial() != null) {
+            return assumed.denial();
         }
         String[] q = queueArn.split(":");
         if (q.length != 6) {
             return "Invalid target " + queueArn;
         }
-        return auth.mayOnQueue((RequestContext) session, "sqs:SendMessage", q[4], q[5]) ? null
+        return auth.mayOnQueue(assumed.session(), "sqs:SendMessage", q[4], q[5]) ? null
                 : "The execution role " + roleArn + " is not authorized to perform: sqs:SendMessage on resource: " + queueArn;
     }
 
@@ -74,43 +74,49 @@ public final class SchedulerExecutionRoles implements ExecutionRoles {
         if (auth == null) {
             return "The server's authentication is not running yet";
         }
-        Object session = session(auth, roleArn, scheduleArn);
-        if (session instanceof String denial) {
-            return denial;
+        Assumed assumed = assume(auth, roleArn, scheduleArn);
+        if (assumed.denial() != null) {
+            return assumed.denial();
         }
         SnsApi api = sns.get();
         String policy = api == null ? null : api.topicPolicy(topicArn);
-        String denial = auth.kmsDenial((RequestContext) session, new String[] {"sns:Publish", topicArn, topicArn.split(":")[4], policy}, Map.of());
+        String denial = auth.kmsDenial(assumed.session(), new String[] {"sns:Publish", topicArn, topicArn.split(":")[4], policy}, Map.of());
         return denial == null ? null : "The execution role " + roleArn + " is not authorized to perform: sns:Publish on resource: " + topicArn;
     }
 
     @Override
     public KeyCaller keyCaller(String roleArn, String scheduleArn) {
         RequestAuthentication auth = authentication.get();
-        Object session = auth == null ? null : session(auth, roleArn, scheduleArn);
-        if (!(session instanceof RequestContext context)) {
+        Assumed assumed = auth == null ? null : assume(auth, roleArn, scheduleArn);
+        if (assumed == null || assumed.denial() != null) {
             return (action, keyArn, keyAccount, keyPolicy, keys) -> "The execution role " + roleArn + " cannot be assumed";
         }
-        return KmsKeyCallers.of(auth, context);
+        return KmsKeyCallers.of(auth, assumed.session());
     }
 
-    /** The role's session as a caller, or (a String) why the Scheduler cannot assume the role. */
-    private Object session(RequestAuthentication auth, String roleArn, String scheduleArn) {
+    /** The role's session as a caller, or why the Scheduler cannot assume the role (exactly one is set). */
+    private record Assumed(RequestContext session, String denial) {
+        static Assumed refused(String why) {
+            return new Assumed(null, why);
+        }
+    }
+
+    private Assumed assume(RequestAuthentication auth, String roleArn, String scheduleArn) {
         Role role = auth.identities().role(roleArn).orElse(null);
         if (role == null) {
-            return "The execution role " + roleArn + " does not exist";
+            return Assumed.refused("The execution role " + roleArn + " does not exist");
         }
         String[] arn = scheduleArn.split(":", 6); // arn:aws:scheduler:<region>:<account>:schedule/<group>/<name>
         String account = arn[4];
         String groupArn = String.join(":", arn[0], arn[1], arn[2], arn[3], arn[4], "schedule-group/" + arn[5].split("/")[1]);
         if (!trusts(role, account, groupArn)) {
-            return "The execution role " + roleArn + " does not trust " + SERVICE;
+            return Assumed.refused("The execution role " + roleArn + " does not trust " + SERVICE);
         }
         String roleId = role.roleId() != null ? role.roleId() : io.hikyaku.identity.UniqueIds.role(role.accountId(), role.name());
         Principal principal = new Principal(PrincipalType.ASSUMED_ROLE, role.accountId(),
                 "arn:aws:sts::" + role.accountId() + ":assumed-role/" + role.name() + "/" + SESSION, roleId + ":" + SESSION,
                 null, role.arn(), role.policies(), null);
-        return new RequestContext(principal, null, true, clock.instant(), SERVICE);
+        return new Assumed(new RequestContext(principal, null, true, clock.instant(), SERVICE), null);
     }
 
     private static boolean trusts(Role role, String account, String groupArn) {
