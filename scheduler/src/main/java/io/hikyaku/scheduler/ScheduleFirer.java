@@ -43,6 +43,8 @@ public final class ScheduleFirer {
     private final SqsService sqs;
     private final String region;
     private final Clock clock;
+    private final ExecutionRoles roles;
+    private final TopicTargets topics;
     private final AtomicLong requestIds = new AtomicLong();
     /** Failed attempts per (schedule ARN, scheduled time): memory only, so a restart retries afresh. */
     private final Map<String, int[]> attempts = new HashMap<>();
@@ -51,10 +53,20 @@ public final class ScheduleFirer {
     private volatile SchedulerMetrics metrics = SchedulerMetrics.NONE;
 
     public ScheduleFirer(SchedulerStore store, SqsService sqs, String region, Clock clock) {
+        this(store, sqs, region, clock, ExecutionRoles.UNCHECKED, TopicTargets.NONE);
+    }
+
+    /**
+     * @param roles  decides at each send whether the target's execution role may make it
+     * @param topics publishes the fires of SNS topic targets
+     */
+    public ScheduleFirer(SchedulerStore store, SqsService sqs, String region, Clock clock, ExecutionRoles roles, TopicTargets topics) {
         this.store = store;
         this.sqs = sqs;
         this.region = region;
         this.clock = clock;
+        this.roles = roles;
+        this.topics = topics;
     }
 
     /** A due fire: which schedule, the scheduled time, the target, whether the schedule completes with it. */
@@ -78,7 +90,8 @@ public final class ScheduleFirer {
                 continue;
             }
             count(d, SchedulerMetrics.INVOCATION_ATTEMPTS);
-            boolean ok = send(d, d.targetJson(), d.scheduled(), failed == null ? 1 : failed[0] + 1);
+            String error = send(d, d.targetJson(), d.scheduled(), failed == null ? 1 : failed[0] + 1);
+            boolean ok = error == null;
             if (!ok) {
                 count(d, SchedulerMetrics.TARGET_ERRORS);
                 JsonNode retry = read(d.targetJson()).path("RetryPolicy");
@@ -92,7 +105,7 @@ public final class ScheduleFirer {
                     continue;
                 }
                 count(d, SchedulerMetrics.INVOCATIONS_DROPPED);
-                deadLetter(d);
+                deadLetter(d, error);
             }
             attempts.remove(key);
             backoffStarts.remove(key);
@@ -158,7 +171,8 @@ public final class ScheduleFirer {
         return Math.floorMod(v, windowMinutes * 60_000L);
     }
 
-    private boolean send(Due d, String targetJson, long scheduled, int attempt) {
+    /** Sends one attempt of a fire; null when it was stored, else why not. */
+    private String send(Due d, String targetJson, long scheduled, int attempt) {
         JsonNode t = read(targetJson);
         String arn = t.path("Arn").asText();
         String body = t.path("Input").asText("");
@@ -169,15 +183,24 @@ public final class ScheduleFirer {
         if (body.isEmpty()) {
             body = "{}";
         }
-        return sendTo(arn, body, t.path("SqsParameters").path("MessageGroupId").asText(null),
+        if (arn.startsWith("arn:aws:sns:")) {
+            return publishTo(d.arn(), t.path("RoleArn").asText(null), arn, body);
+        }
+        return sendTo(d.arn(), t.path("RoleArn").asText(null), arn, body, t.path("SqsParameters").path("MessageGroupId").asText(null),
                 new SendOnceKey(d.arn(), d.generation(), scheduled));
     }
 
     /**
-     * One SendMessage, as a send-once under {@code once}. A FIFO target gets its group id and no deduplication id:
-     * as at AWS, the queue's content-based deduplication applies (CreateSchedule refuses a FIFO queue without it).
+     * One SendMessage, as a send-once under {@code once}, made as the schedule's execution role: a role that may not
+     * send there (or use an SSE-KMS queue's key) fails the send like any target error. A FIFO target gets its group
+     * id and no deduplication id: as at AWS, the queue's content-based deduplication applies (CreateSchedule refuses
+     * a FIFO queue without it).
      */
-    private boolean sendTo(String queueArn, String body, String groupId, SendOnceKey once) {
+    private String sendTo(String scheduleArn, String roleArn, String queueArn, String body, String groupId, SendOnceKey once) {
+        String denial = roleArn == null ? "The target has no RoleArn" : roles.sendDenial(roleArn, scheduleArn, queueArn);
+        if (denial != null) {
+            return denial;
+        }
         String[] a = queueArn.split(":");
         String account = a[4];
         String name = a[5];
@@ -186,25 +209,38 @@ public final class ScheduleFirer {
             input.put("MessageGroupId", groupId == null ? "default" : groupId);
         }
         CallContext context = new CallContext(account, region, BASE_URL, null, "scheduler-" + requestIds.incrementAndGet())
-                .withSendOnce(once);
+                .withSendOnce(once).withKeyCaller(roles.keyCaller(roleArn, scheduleArn));
         try {
             sqs.invoke(context, new ApiRequest("SendMessage", input, WireProtocol.JSON, true, "/")).get(10, TimeUnit.SECONDS);
-            return true;
+            return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return "Interrupted";
+        } catch (java.util.concurrent.ExecutionException e) {
+            return e.getCause() == null || e.getCause().getMessage() == null ? String.valueOf(e.getCause()) : e.getCause().getMessage();
         } catch (Exception e) {
-            return false;
+            return String.valueOf(e.getMessage() == null ? e : e.getMessage());
         }
     }
 
-    private void deadLetter(Due d) {
-        JsonNode dlq = read(d.targetJson()).path("DeadLetterConfig").get("Arn");
+    /** The dropped fire's note, sent to the dead-letter queue as the execution role; it names the last error. */
+    /**
+     * One Publish to an SNS topic of this server, as the execution role. Not a send-once: a crash between the
+     * publish and the {@code Fired} record publishes that fire again after the restart (at least once).
+     */
+    private String publishTo(String scheduleArn, String roleArn, String topicArn, String message) {
+        String denial = roleArn == null ? "The target has no RoleArn" : roles.publishDenial(roleArn, scheduleArn, topicArn);
+        return denial != null ? denial : topics.publish(topicArn.split(":")[4], topicArn, message);
+    }
+
+    private void deadLetter(Due d, String error) {
+        JsonNode target = read(d.targetJson());
+        JsonNode dlq = target.path("DeadLetterConfig").get("Arn");
         if (dlq != null) {
             ObjectNode note = JSON.createObjectNode().put("ScheduleArn", d.arn())
                     .put("ScheduledTime", Instant.ofEpochMilli(d.scheduled()).toString())
-                    .put("ErrorMessage", "The target could not be invoked within the retry policy.");
-            boolean sent = sendTo(dlq.asText(), note.toString(), null, new SendOnceKey(d.arn() + "#dead-letter", d.generation(), d.scheduled()));
+                    .put("ErrorMessage", "The target could not be invoked within the retry policy: " + error);
+            boolean sent = null == sendTo(d.arn(), target.path("RoleArn").asText(null), dlq.asText(), note.toString(), null, new SendOnceKey(d.arn() + "#dead-letter", d.generation(), d.scheduled()));
             count(d, sent ? SchedulerMetrics.SENT_TO_DEAD_LETTER : SchedulerMetrics.FAILED_TO_BE_SENT_TO_DEAD_LETTER);
         }
     }

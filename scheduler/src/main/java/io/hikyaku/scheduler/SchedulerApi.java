@@ -31,6 +31,8 @@ public final class SchedulerApi {
     static final Pattern QUEUE_ARN = Pattern.compile("arn:aws:sqs:[a-z0-9-]+:(\\d{12}):([A-Za-z0-9_-]{1,80}(\\.fifo)?)");
     /** DeadLetterConfig.Arn as AWS's model writes it: no {@code .fifo} name fits. */
     static final Pattern DLQ_ARN = Pattern.compile("^arn:aws(-[a-z]+)?:sqs:[a-z0-9\\-]+:\\d{12}:[a-zA-Z0-9\\-_]+$");
+    /** An SNS topic of this server (standard topics: a FIFO topic target is not served). */
+    static final Pattern TOPIC_ARN = Pattern.compile("arn:aws:sns:[a-z0-9-]+:(\\d{12}):[A-Za-z0-9_-]{1,256}");
     static final Pattern ROLE_ARN = Pattern.compile("arn:aws:iam::(\\d{12}):role/[\\w+=,.@/-]{1,512}");
 
     private final SchedulerStore store;
@@ -385,15 +387,17 @@ public final class SchedulerApi {
             throw missing("target.roleArn");
         }
         var queue = QUEUE_ARN.matcher(arn);
-        if (!queue.matches()) {
+        boolean topic = TOPIC_ARN.matcher(arn).matches();
+        if (!queue.matches() && !topic) {
             throw SchedulerException.validation("Invalid target Arn " + arn
-                    + ": this server sends only to SQS queues (arn:aws:sqs:<region>:<account>:<queue>).");
+                    + ": this server sends only to SQS queues (arn:aws:sqs:<region>:<account>:<queue>) and standard SNS topics"
+                    + " (arn:aws:sns:<region>:<account>:<topic>).");
         }
         var r = ROLE_ARN.matcher(role);
         if (!r.matches() || !r.group(1).equals(account)) {
             throw SchedulerException.validation("Invalid RoleArn " + role + ": it must name an IAM role of account " + account + ".");
         }
-        boolean fifo = queue.group(3) != null;
+        boolean fifo = !topic && queue.group(3) != null;
         JsonNode group = t.path("SqsParameters").get("MessageGroupId");
         if (fifo && (group == null || group.asText().isEmpty() || group.asText().length() > 128)) {
             throw SchedulerException.validation("Target is a FIFO queue: SqsParameters.MessageGroupId (1-128 characters) is required.");

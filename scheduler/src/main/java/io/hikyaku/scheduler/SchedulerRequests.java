@@ -62,16 +62,20 @@ public final class SchedulerRequests {
         return new String[] {"scheduler:" + op, resource};
     }
 
-    /** The queue ARN a CreateSchedule/UpdateSchedule body targets, or null. */
-    public static String targetQueueArn(HttpRequestData raw) {
+    /** The execution role a CreateSchedule/UpdateSchedule body names ({@code Target.RoleArn}), or null. */
+    public static String targetRoleArn(HttpRequestData raw) {
+        return targetField(raw, "RoleArn");
+    }
+
+    private static String targetField(HttpRequestData raw, String field) {
         String op = SchedulerApi.operation(raw.method(), raw.path());
         if (!"CreateSchedule".equals(op) && !"UpdateSchedule".equals(op)) {
             return null;
         }
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(raw.body()).path("Target").path("Arn").asText(null);
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(raw.body()).path("Target").path(field).asText(null);
         } catch (java.io.IOException | RuntimeException malformed) {
-            return null;
+            return null; // the API refuses the body itself
         }
     }
 

@@ -28,9 +28,19 @@ public final class SchedulerService implements AutoCloseable {
 
     /** @param dataDir the server's data dir, or null for {@code --storage memory} */
     public static SchedulerService start(SqsService sqs, Path dataDir, String region, Clock clock) {
+        return start(sqs, dataDir, region, clock, ExecutionRoles.UNCHECKED, TopicTargets.NONE);
+    }
+
+    /**
+     * @param dataDir the server's data dir, or null for {@code --storage memory}
+     * @param roles   how each fire's execution role is authorized ({@code --auth sigv4}), or {@link ExecutionRoles#UNCHECKED}
+     * @param topics  this server's SNS topics as targets, or {@link TopicTargets#NONE}
+     */
+    public static SchedulerService start(SqsService sqs, Path dataDir, String region, Clock clock, ExecutionRoles roles,
+                                         TopicTargets topics) {
         try {
             SchedulerStore store = SchedulerStore.open(region, new SchedulerJournal(dataDir));
-            ScheduleFirer firer = new ScheduleFirer(store, sqs, region, clock);
+            ScheduleFirer firer = new ScheduleFirer(store, sqs, region, clock, roles, topics);
             ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "hikyaku-scheduler");
                 t.setDaemon(true);

@@ -294,8 +294,13 @@ public final class HikyakuServer implements AutoCloseable {
                 server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
                         config.region(), security == null ? io.hikyaku.sns.OutboundAllowList.loopbackOnly() : security.outboundAllowList(),
                         security == null ? null : security.outboundCa(), config.advertisedUrl(), security != null && security.auth() == io.hikyaku.identity.AuthMode.SIGV4);
+                // sigv4: each fire is authorized as its execution role (refused until the authentication exists)
+                io.hikyaku.scheduler.ExecutionRoles roles = security != null && security.auth() == io.hikyaku.identity.AuthMode.SIGV4
+                        ? new io.hikyaku.server.scheduler.SchedulerExecutionRoles(() -> server.authentication, server.sns::api, config.clock())
+                        : io.hikyaku.scheduler.ExecutionRoles.UNCHECKED;
                 server.scheduler = io.hikyaku.scheduler.SchedulerService.start(server.service,
-                        config.storage() == StorageMode.MEMORY ? null : config.dataDir(), config.region(), config.clock());
+                        config.storage() == StorageMode.MEMORY ? null : config.dataDir(), config.region(), config.clock(), roles,
+                        new io.hikyaku.server.scheduler.SchedulerTopicTargets(server.sns::api)); // SNS topics as targets
                 if (server.cloudWatch != null) { // invocation outcomes as AWS/Scheduler metrics
                     server.scheduler.metrics(new io.hikyaku.server.scheduler.SchedulerCloudWatch(server.cloudWatch));
                 }

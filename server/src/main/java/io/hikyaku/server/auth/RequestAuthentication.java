@@ -195,8 +195,9 @@ public final class RequestAuthentication {
 
     /**
      * Scheduler calls: {@code scheduler:<Operation>} on the schedule's or group's ARN; a request no operation
-     * describes, or naming another account's resource, is refused; a schedule's target queue must accept
-     * {@code sqs:SendMessage} from the caller (standing in for the execution role, whose trust is not checked yet).
+     * describes, or naming another account's resource, is refused; CreateSchedule and UpdateSchedule need
+     * {@code iam:PassRole} on the target's {@code RoleArn}, as at AWS. The role's trust and rights are checked when
+     * a fire sends ({@code SchedulerExecutionRoles}), as AWS does when it invokes the target.
      */
     public HttpResponseData authorizeScheduler(RequestContext context, HttpRequestData raw) {
         if (!enforce) {
@@ -217,12 +218,16 @@ public final class RequestAuthentication {
                         + " because the resource is not in the caller's account";
             }
         }
-        String queueArn = denial == null ? io.hikyaku.scheduler.SchedulerRequests.targetQueueArn(raw) : null;
-        io.hikyaku.engine.QueueRef queue = queueArn == null ? null : io.hikyaku.api.QueueAddress.parseArn(queueArn).orElse(null);
-        if (queue != null && !authorization.mayOnQueue(context, "sqs:SendMessage", queue.accountId(), queue.name())) {
-            denial = "User: " + who + " is not authorized to perform: sqs:SendMessage on resource: " + queueArn;
+        String roleArn = denial == null ? io.hikyaku.scheduler.SchedulerRequests.targetRoleArn(raw) : null;
+        if (roleArn != null) {
+            denial = authorization.denial(context, "iam:PassRole", roleArn);
         }
         return denial == null ? null : io.hikyaku.scheduler.SchedulerRequests.accessDenied(denial);
+    }
+
+    /** Whether {@code context} may perform an SQS action on a queue (the Scheduler's fires, as their execution role). */
+    public boolean mayOnQueue(RequestContext context, String iamAction, String account, String queueName) {
+        return !enforce || authorization.mayOnQueue(context, iamAction, account, queueName);
     }
 
     /**
