@@ -56,18 +56,6 @@ class SchedulerCliTest extends SqsTestBase {
         return JSON.createObjectNode().put("Arn", queueArn).put("RoleArn", ROLE).put("Input", input).toString();
     }
 
-    private Message one(String url) {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            List<Message> got = sqs.receiveMessage(b -> b.queueUrl(url).messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages();
-            if (!got.isEmpty()) {
-                return got.get(0);
-            }
-            sleep(50);
-        }
-        throw new AssertionError("no message in " + url);
-    }
-
     @Test
     void groupsSchedulesTagsAndErrorsThroughTheCli() throws Exception {
         String queue = unique("cli-sched");
@@ -154,8 +142,8 @@ class SchedulerCliTest extends SqsTestBase {
         advance(Duration.ofMinutes(90).minusSeconds(1));
         assertThat(sqs.receiveMessage(b -> b.queueUrl(url)).messages()).as("not before its time").isEmpty();
         advance(Duration.ofSeconds(1));
-        assertThat(one(url).body()).isEqualTo("due " + due);
-        Message f = one(fifoUrl);
+        assertThat(firstMessage(url).body()).isEqualTo("due " + due);
+        Message f = firstMessage(fifoUrl);
         assertThat(f.body()).isEqualTo("in order");
         assertThat(f.attributes()).containsEntry(MessageSystemAttributeName.MESSAGE_GROUP_ID, "cli");
         sleep(300); // the fires are recorded after the tick's sends

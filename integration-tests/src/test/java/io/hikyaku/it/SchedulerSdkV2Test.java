@@ -66,19 +66,6 @@ class SchedulerSdkV2Test extends SqsTestBase {
         return Target.builder().arn(queueArn).roleArn(ROLE).input(input).build();
     }
 
-    /** The first message in {@code url} within 5 s of real time (short polls: the injected clock does not move). */
-    private Message one(String url) {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            List<Message> got = sqs.receiveMessage(b -> b.queueUrl(url).messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages();
-            if (!got.isEmpty()) {
-                return got.get(0);
-            }
-            sleep(50);
-        }
-        throw new AssertionError("no message in " + url);
-    }
-
     private static <T extends SchedulerException> T refused(Class<T> type, Runnable call, int status, String message) {
         T e = catchThrowableOfType(type, call::run);
         assertThat(e).as("expected " + type.getSimpleName()).isNotNull();
@@ -234,8 +221,8 @@ class SchedulerSdkV2Test extends SqsTestBase {
         advance(Duration.ofHours(2).minusSeconds(1));
         assertThat(sqs.receiveMessage(b -> b.queueUrl(url)).messages()).as("not before its time").isEmpty();
         advance(Duration.ofSeconds(1));
-        assertThat(one(url).body()).isEqualTo("{\"at\":\"" + due + "\",\"n\":1}");
-        Message f = one(fifoUrl);
+        assertThat(firstMessage(url).body()).isEqualTo("{\"at\":\"" + due + "\",\"n\":1}");
+        Message f = firstMessage(fifoUrl);
         assertThat(f.body()).isEqualTo("fifo arn:aws:scheduler:us-east-1:000000000000:schedule/default/" + fifoName);
         assertThat(f.attributes()).containsEntry(MessageSystemAttributeName.MESSAGE_GROUP_ID, "g1");
         sleep(300); // the tick records the fires after its sends

@@ -12,7 +12,6 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,18 +48,6 @@ class SchedulerSnsTargetTest extends SqsTestBase {
                 .httpClient(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofSeconds(30)).build()).build();
     }
 
-    private Message one(String url) {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            List<Message> got = sqs.receiveMessage(b -> b.queueUrl(url)).messages();
-            if (!got.isEmpty()) {
-                return got.get(0);
-            }
-            sleep(50);
-        }
-        throw new AssertionError("no message in " + url);
-    }
-
     @Test
     void aFireIsPublishedToTheTopicAndFansOutToItsQueues() throws Exception {
         String topic = sns.createTopic(b -> b.name(unique("reminders"))).topicArn();
@@ -80,8 +67,8 @@ class SchedulerSnsTargetTest extends SqsTestBase {
 
         advance(Duration.ofHours(3));
         String expected = "reminder for " + due;
-        assertThat(one(rawUrl).body()).isEqualTo(expected);
-        JsonNode envelope = JSON.readTree(one(envelopedUrl).body());
+        assertThat(firstMessage(rawUrl).body()).isEqualTo(expected);
+        JsonNode envelope = JSON.readTree(firstMessage(envelopedUrl).body());
         assertThat(envelope.get("Type").asText()).isEqualTo("Notification");
         assertThat(envelope.get("TopicArn").asText()).isEqualTo(topic);
         assertThat(envelope.get("Message").asText()).isEqualTo(expected);
@@ -97,7 +84,7 @@ class SchedulerSnsTargetTest extends SqsTestBase {
         scheduler.createSchedule(b -> b.name(name).scheduleExpression("rate(1 day)").flexibleTimeWindow(w -> w.mode(FlexibleTimeWindowMode.OFF))
                 .target(Target.builder().arn(missing).roleArn(ROLE).input("x").retryPolicy(r -> r.maximumRetryAttempts(0))
                         .deadLetterConfig(d -> d.arn(arn(dlq))).build()));
-        JsonNode note = JSON.readTree(one(dlqUrl).body());
+        JsonNode note = JSON.readTree(firstMessage(dlqUrl).body());
         assertThat(note.get("ScheduleArn").asText()).endsWith("schedule/default/" + name);
         assertThat(note.get("ErrorMessage").asText()).startsWith("The target could not be invoked within the retry policy: SNS answered 404 NotFound");
         scheduler.deleteSchedule(b -> b.name(name));

@@ -28,6 +28,8 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
@@ -161,5 +163,21 @@ public abstract class SqsTestBase {
 
     protected static String redrivePolicy(String dlqArn, int maxReceiveCount) {
         return "{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":\"" + maxReceiveCount + "\"}";
+    }
+
+    /**
+     * The first message in {@code url}, with every system attribute, within 5 s of real time: short polls, since
+     * the injected clock does not move by itself (a message made receivable by a timer appears without waiting).
+     */
+    protected Message firstMessage(String url) {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            List<Message> got = sqs.receiveMessage(b -> b.queueUrl(url).messageSystemAttributeNames(MessageSystemAttributeName.ALL)).messages();
+            if (!got.isEmpty()) {
+                return got.get(0);
+            }
+            sleep(50);
+        }
+        throw new AssertionError("no message in " + url);
     }
 }

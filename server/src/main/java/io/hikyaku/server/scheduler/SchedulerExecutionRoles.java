@@ -52,9 +52,6 @@ public final class SchedulerExecutionRoles implements ExecutionRoles {
     @Override
     public String sendDenial(String roleArn, String scheduleArn, String queueArn) {
         RequestAuthentication auth = authentication.get();
-        if (auth == null) {
-            return "The server's authentication is not running yet";
-        }
         Assumed assumed = assume(auth, roleArn, scheduleArn);
         if (assumed.denial() != null) {
             return assumed.denial();
@@ -71,9 +68,6 @@ public final class SchedulerExecutionRoles implements ExecutionRoles {
     @Override
     public String publishDenial(String roleArn, String scheduleArn, String topicArn) {
         RequestAuthentication auth = authentication.get();
-        if (auth == null) {
-            return "The server's authentication is not running yet";
-        }
         Assumed assumed = assume(auth, roleArn, scheduleArn);
         if (assumed.denial() != null) {
             return assumed.denial();
@@ -87,8 +81,8 @@ public final class SchedulerExecutionRoles implements ExecutionRoles {
     @Override
     public KeyCaller keyCaller(String roleArn, String scheduleArn) {
         RequestAuthentication auth = authentication.get();
-        Assumed assumed = auth == null ? null : assume(auth, roleArn, scheduleArn);
-        if (assumed == null || assumed.denial() != null) {
+        Assumed assumed = assume(auth, roleArn, scheduleArn);
+        if (assumed.denial() != null) {
             return (action, keyArn, keyAccount, keyPolicy, keys) -> "The execution role " + roleArn + " cannot be assumed";
         }
         return KmsKeyCallers.of(auth, assumed.session());
@@ -101,7 +95,11 @@ public final class SchedulerExecutionRoles implements ExecutionRoles {
         }
     }
 
+    /** @param auth the server's authentication, null while it is not running yet (then nothing is assumed) */
     private Assumed assume(RequestAuthentication auth, String roleArn, String scheduleArn) {
+        if (auth == null) {
+            return Assumed.refused("The server's authentication is not running yet");
+        }
         Role role = auth.identities().role(roleArn).orElse(null);
         if (role == null) {
             return Assumed.refused("The execution role " + roleArn + " does not exist");
