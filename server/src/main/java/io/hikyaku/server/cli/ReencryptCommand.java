@@ -50,7 +50,7 @@ final class ReencryptCommand implements Subcommand {
     private static final Options OPTIONS = Flags.of(
             valued("data-dir", "DIR", "Data directory to re-encrypt, with no server running on it (default ./data; env HIKYAKU_DATA_DIR)."),
             valued("region", "REGION", "Region the server runs as, for the key service (default us-east-1; env HIKYAKU_REGION)."),
-            toggle("dry-run", "Count what would be re-encrypted; write nothing and use no key."));
+            toggle("dry-run", "Count what would be re-encrypted; change no message and use no key."));
 
     private final Map<String, String> env;
 
@@ -130,9 +130,9 @@ final class ReencryptCommand implements Subcommand {
         int skipped = 0;
         for (QueueInfo q : queues) {
             QueueSse sse = sseOf(engine, q);
-            Counts c = new Counts();
+            Counts c;
             try {
-                c = walk(engine, q, encryption.resealer(sse), clock);
+                c = walk(engine, q, sealerOf(encryption, sse), clock);
             } catch (KeyRefused e) {
                 c = e.counts;
                 skipped++;
@@ -153,6 +153,15 @@ final class ReencryptCommand implements Subcommand {
         out.println("hikyaku: re-encrypted " + total + " messages" + (skipped > 0 ? "; " + skipped
                 + " queue(s) skipped because of their key" : ""));
         return skipped > 0 ? 1 : 0;
+    }
+
+    /** The queue's sealer; its key's state is checked here, as a send checks it. */
+    private static MessageEncryption.Sealer sealerOf(MessageEncryption encryption, QueueSse sse) {
+        try {
+            return encryption.resealer(sse);
+        } catch (ApiException refused) {
+            throw new KeyRefused(refused, new Counts());
+        }
     }
 
     /** One queue's stored messages, page by page; {@code sealer} null: count only. */
