@@ -21,11 +21,16 @@ final class MessageSealing {
 
     /** Messages one page holds at most: the caller's batches stay bounded whatever the backlog. */
     static final int MAX_PAGE = 1000;
+    /** Stored bytes after which a page ends (it holds one message at least): big bodies make short pages. */
+    static final long PAGE_BYTES = 8L * 1024 * 1024;
 
     private MessageSealing() {
     }
 
-    /** Up to {@code max} (1..{@value #MAX_PAGE}) stored messages of {@code q} from {@code fromSeq}, in seq order. */
+    /**
+     * Up to {@code max} (1..{@value #MAX_PAGE}) stored messages of {@code q} from {@code fromSeq}, in seq order,
+     * ending early once they hold {@value #PAGE_BYTES} stored bytes.
+     */
     static StoredBodyPage page(QueueState q, Store store, long fromSeq, int max) {
         if (max < 1 || max > MAX_PAGE) {
             throw new IllegalArgumentException("a page holds 1 to " + MAX_PAGE + " messages, not " + max);
@@ -33,12 +38,14 @@ final class MessageSealing {
         long from = Math.max(Math.max(1, fromSeq), q.purgedBelow); // purged keys wait for their cleanup: not messages
         List<StoredBodyPage.Entry> out = new ArrayList<>();
         long[] next = {-1};
+        long[] bytes = {0};
         store.scanFrom(Keyspace.MESSAGES, Keys.queue(q.id), Keys.message(q.id, from), 0, (k, v) -> {
             long seq = Keys.seqOf(k);
-            if (out.size() == max) {
+            if (out.size() == max || bytes[0] >= PAGE_BYTES) {
                 next[0] = seq;
                 return false;
             }
+            bytes[0] += v.length;
             StoredMessage sm = StoredMessage.decode(v);
             out.add(new StoredBodyPage.Entry(seq, sm.messageId(), sm.body(), sm.attributes(),
                     SealedBody.isSealed(sm.body())));

@@ -989,8 +989,8 @@ public final class QueueEngine {
 
     /**
      * Up to {@code max} (1..1000) stored messages of {@code queue} from {@code fromSeq} in sequence order, as
-     * stored (sealed or plaintext; in flight and delayed ones too): what {@code hikyaku reencrypt} walks. A pure
-     * read of the store; QueueDoesNotExist when there is no such queue.
+     * stored (sealed or plaintext; in flight and delayed ones too), fewer once they hold 8 MiB: what
+     * {@code hikyaku reencrypt} walks. A pure read of the store; QueueDoesNotExist when there is no such queue.
      */
     public StoredBodyPage storedBodies(QueueRef queue, long fromSeq, int max) {
         return MessageSealing.page(queues.require(queue), store, fromSeq, max);

@@ -147,6 +147,21 @@ class SealMessageTest {
     }
 
     @Test
+    void pagesOfBigBodiesEndByTheirSize() {
+        QueueEngine engine = new QueueEngine(new MemoryStore(), "us-east-1");
+        QueueRef q = create(engine, "q", T0);
+        String big = "x".repeat(1024 * 1024 - 100);
+        for (int i = 1; i <= 12; i++) {
+            engine.apply(new Command.SendMessage(q, new SendMessage(big, null, null, null, null, null, null, "m" + i), T0 + i));
+        }
+        StoredBodyPage first = engine.storedBodies(q, 1, 1000);
+        assertThat(first.messages().size()).isEqualTo(9); // ends with the value that reaches 8 MiB
+        StoredBodyPage second = engine.storedBodies(q, first.next(), 1000);
+        assertThat(second.messages().size()).isEqualTo(3);
+        assertThat(second.next()).isEqualTo(-1);
+    }
+
+    @Test
     void fifoMessagesKeepTheirSequenceNumberGroupAndDeduplication() {
         QueueEngine engine = new QueueEngine(new MemoryStore(), "us-east-1");
         QueueRef q = create(engine, "q.fifo", T0, "FifoQueue", "true");

@@ -44,7 +44,7 @@ import org.apache.commons.cli.Options;
  */
 final class ReencryptCommand implements Subcommand {
 
-    /** Messages read and sealed per page: bounded memory whatever the backlog. */
+    /** Messages read and sealed per page (fewer once they hold 8 MiB): bounded memory whatever the backlog. */
     static final int PAGE = 200;
 
     private static final Options OPTIONS = Flags.of(
