@@ -91,6 +91,9 @@ final class ReencryptCommand implements Subcommand {
             // no fsync per message: a run cut short is simply run again; the flush at the end makes it durable
             store = RocksDbStore.open(data, Durability.NONE);
         } catch (StoreException e) {
+            if (!e.getMessage().contains("in use")) {
+                throw e;
+            }
             throw new IllegalStateException(e.getMessage() + ": reencrypt works offline only, stop the server first", e);
         }
         try (store) {
