@@ -194,8 +194,19 @@ class ReencryptTest {
     }
 
     @Test
+    void aDirectoryWithoutAStoreIsRefusedAndLeftEmpty() throws Exception {
+        Run run = reencrypt();
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.err()).contains("no Hikyaku data directory at");
+        try (Stream<Path> files = Files.list(dataDir)) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    @Test
     void aClusterNodesDataDirectoryIsRefused() throws Exception {
         Files.createDirectories(dataDir.resolve("raft"));
+        Files.writeString(dataDir.resolve("FORMAT"), "hikyaku-rocksdb-format 1\n");
         Run run = reencrypt();
         assertThat(run.exit()).isEqualTo(1);
         assertThat(run.err()).contains("cluster node's data directory");

@@ -78,8 +78,8 @@ final class ReencryptCommand implements Subcommand {
         Path data = flags.path("data-dir", fromEnv("HIKYAKU_DATA_DIR", "data")).toAbsolutePath().normalize();
         String region = flags.string("region") != null ? flags.string("region") : fromEnv("HIKYAKU_REGION", "us-east-1").toString();
         boolean dryRun = flags.has("dry-run");
-        if (!Files.isDirectory(data)) {
-            throw new IllegalStateException("no data directory at " + data);
+        if (!Files.isRegularFile(data.resolve("FORMAT"))) { // the store's format file: opening would make a new store
+            throw new IllegalStateException("no Hikyaku data directory at " + data);
         }
         if (Files.isDirectory(data.resolve("raft"))) {
             throw new IllegalStateException(data + " is a cluster node's data directory: a node's store follows its Raft "
