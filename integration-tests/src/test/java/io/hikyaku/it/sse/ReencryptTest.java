@@ -99,12 +99,12 @@ class ReencryptTest {
             assertThat(refused.exit()).as(refused.err()).isEqualTo(1);
             assertThat(refused.err()).contains("in use").contains("stop the server first");
         }
-        assertThat(filesHolding(marker)).as("before: the plaintext is on disk").isNotEmpty();
+        assertThat(storedMessagesHolding(marker)).as("before: the plaintext is stored").isEqualTo(6);
 
         Run dry = reencrypt("--dry-run");
         assertThat(dry.exit()).as(dry.err()).isZero();
         assertThat(dry.out()).contains(":orders: SSE-SQS, 4 messages scanned, 4 to re-encrypt, 0 already sealed (dry run)");
-        assertThat(filesHolding(marker)).as("a dry run writes nothing").isNotEmpty();
+        assertThat(storedMessagesHolding(marker)).as("a dry run changes no message").isEqualTo(6);
 
         long began = System.nanoTime();
         Run run = reencrypt();
