@@ -97,8 +97,8 @@ final class Cleanups {
                         more[0] = true;
                         return false;
                     }
-                    if (space == Keyspace.MESSAGES) {
-                        b.deleteOnceWritten(space, k); // a message is written once
+                    if (space == Keyspace.MESSAGES && !StoredMessage.isRewritten(v)) {
+                        b.deleteOnceWritten(space, k); // a message is written once (unless re-sealed)
                     } else {
                         b.delete(space, k);
                     }

@@ -33,6 +33,11 @@ final class Message {
     long nonce;
     /** Visibility changed since the last receive (invalidates a ReceiveRequestAttemptId retry). */
     boolean touched;
+    /**
+     * Its stored value replaced an earlier one (re-sealed, {@link MessageSealing}): its key is deleted
+     * with a full tombstone, not a SingleDelete. Known from the stored value's version at load.
+     */
+    boolean rewritten;
     /** The decoded stored message while {@link BodyCache} holds it (until the first delivery), else null. */
     StoredMessage cached;
     /** Where this message's entry lives in each {@link AppendOrderedSet} index (ring, tree or none). */

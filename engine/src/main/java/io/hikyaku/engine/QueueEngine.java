@@ -978,6 +978,31 @@ public final class QueueEngine {
         }
     }
 
+    // ---- re-encryption (MessageSealing) ---------------------------------------------------
+
+    private Durable<SealOutcome> sealMessage(Command.SealMessage c) {
+        at(c.now());
+        StoreBatch b = new StoreBatch();
+        SealOutcome outcome = MessageSealing.seal(queues.find(c.queue()), store, c, b);
+        return b.isEmpty() ? new Durable<>(outcome, DONE) : commit(b, outcome);
+    }
+
+    /**
+     * Up to {@code max} (1..1000) stored messages of {@code queue} from {@code fromSeq} in sequence order, as
+     * stored (sealed or plaintext; in flight and delayed ones too), fewer once they hold 8 MiB: what
+     * {@code hikyaku reencrypt} walks. A pure read of the store; QueueDoesNotExist when there is no such queue.
+     */
+    public StoredBodyPage storedBodies(QueueRef queue, long fromSeq, int max) {
+        return MessageSealing.page(queues.require(queue), store, fromSeq, max);
+    }
+
+    /** Every queue this engine holds, in id order (a pure read). */
+    public List<QueueInfo> queues() {
+        List<QueueInfo> out = new ArrayList<>(queues.byId.size());
+        new TreeMap<>(queues.byId).values().forEach(q -> out.add(q.info()));
+        return out;
+    }
+
     // ---- message move tasks ---------------------------------------------------------------
 
     /** StartMessageMoveTask; returns the task handle. */
@@ -1144,6 +1169,8 @@ public final class QueueEngine {
             return startMessageMoveTask(c.start());
         } else if (command instanceof Command.CancelMoveTask c) {
             return cancelMessageMoveTask(c.taskHandle(), c.now());
+        } else if (command instanceof Command.SealMessage c) {
+            return sealMessage(c);
         }
         throw new IllegalArgumentException("unknown command " + command.getClass().getName());
     }

@@ -257,7 +257,11 @@ final class QueueState {
     /** Removes a message and its store keys. */
     void deleteMessage(Message m, StoreBatch b) {
         remove(m);
-        b.deleteOnceWritten(Keyspace.MESSAGES, Keys.message(id, m.seq));
+        if (m.rewritten) {
+            b.delete(Keyspace.MESSAGES, Keys.message(id, m.seq)); // written twice: SingleDelete would uncover the first
+        } else {
+            b.deleteOnceWritten(Keyspace.MESSAGES, Keys.message(id, m.seq));
+        }
         if (m.receiveCount > 0) {
             b.delete(Keyspace.MESSAGE_STATE, Keys.message(id, m.seq));
         }

@@ -19,9 +19,29 @@ record StoredMessage(String groupId, long sentAt, long availableAt, String messa
                      String senderId, String sequenceNumber, String sourceArn, String bodyDigest) {
 
     private static final int VERSION = 1;
+    /**
+     * The same layout, for a value that replaced an earlier one under its key (a body re-sealed by
+     * {@link MessageSealing}): its delete must be a full tombstone, as a SingleDelete
+     * ({@code deleteOnceWritten}) removes only the newest put and could bring the older value back.
+     */
+    private static final int VERSION_REWRITTEN = 2;
 
     byte[] encode() {
-        Enc e = Enc.version(VERSION, encodedSize()).str(groupId).i64(sentAt).i64(availableAt)
+        return encode(VERSION);
+    }
+
+    /** The value of a message whose key held another value before ({@link #VERSION_REWRITTEN}). */
+    byte[] encodeRewritten() {
+        return encode(VERSION_REWRITTEN);
+    }
+
+    /** Whether a stored value (or its head) is {@link #encodeRewritten rewritten}: delete it with a full tombstone. */
+    static boolean isRewritten(byte[] valueOrHead) {
+        return valueOrHead.length > 0 && valueOrHead[0] == VERSION_REWRITTEN;
+    }
+
+    private byte[] encode(int version) {
+        Enc e = Enc.version(version, encodedSize()).str(groupId).i64(sentAt).i64(availableAt)
                 .str(messageId).str(body).str(awsTraceHeader).str(deduplicationId).str(senderId)
                 .str(sequenceNumber).str(sourceArn);
         Map<String, MessageAttribute> attrs = attributes == null ? Map.of() : attributes;
@@ -49,7 +69,7 @@ record StoredMessage(String groupId, long sentAt, long availableAt, String messa
     }
 
     static StoredMessage decode(byte[] value) {
-        Dec d = Dec.of(value, VERSION, "message");
+        Dec d = open(value);
         String group = d.str();
         long sent = d.i64();
         long available = d.i64();
@@ -70,8 +90,12 @@ record StoredMessage(String groupId, long sentAt, long availableAt, String messa
 
     /** Decodes only what the in-memory index needs. */
     static Head decodeHead(byte[] value) {
-        Dec d = Dec.of(value, VERSION, "message");
-        return new Head(d.str(), d.i64(), d.i64());
+        Dec d = open(value);
+        return new Head(d.str(), d.i64(), d.i64(), isRewritten(value));
+    }
+
+    private static Dec open(byte[] value) {
+        return Dec.of(value, isRewritten(value) ? VERSION_REWRITTEN : VERSION, "message");
     }
 
     /** How many leading bytes of a value the loader reads: enough for a head with a group id of up to 75 bytes. */
@@ -86,5 +110,6 @@ record StoredMessage(String groupId, long sentAt, long availableAt, String messa
         return (long) 5 + Math.max(groupBytes, 0) + 16 <= prefix.length;
     }
 
-    record Head(String groupId, long sentAt, long availableAt) {}
+    /** @param rewritten the value is {@link #encodeRewritten rewritten} (deleted with a full tombstone) */
+    record Head(String groupId, long sentAt, long availableAt, boolean rewritten) {}
 }

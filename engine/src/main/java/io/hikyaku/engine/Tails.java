@@ -183,6 +183,7 @@ final class Tails {
             Message m = new Message(Keys.seqOf(k), h.groupId(), h.sentAt());
             m.state = Message.State.DELAYED;
             m.visibleAt = h.availableAt();
+            m.rewritten = h.rewritten();
             got.add(m);
             return got.size() < n;
         });
@@ -311,7 +312,8 @@ final class Tails {
     /** DeleteMessage of a tail message: the same rules as for an indexed one, read from the store. */
     void delete(QueueState q, ReceiptHandle h, String receiptHandle, long now, StoreBatch b) {
         byte[] key = Keys.message(q.id, h.seq());
-        if (deletedInCommand.contains(h.seq()) || store.get(Keyspace.MESSAGES, key) == null) {
+        byte[] stored = deletedInCommand.contains(h.seq()) ? null : store.get(Keyspace.MESSAGES, key);
+        if (stored == null) {
             return; // already deleted: 200 again
         }
         byte[] state = store.get(Keyspace.MESSAGE_STATE, key);
@@ -321,7 +323,11 @@ final class Tails {
                 throw Texts.invalidValue(receiptHandle, "ReceiptHandle", Texts.HANDLE_EXPIRED);
             }
         }
-        b.deleteOnceWritten(Keyspace.MESSAGES, key);
+        if (StoredMessage.isRewritten(stored)) {
+            b.delete(Keyspace.MESSAGES, key); // written twice: SingleDelete would uncover the first
+        } else {
+            b.deleteOnceWritten(Keyspace.MESSAGES, key);
+        }
         if (state != null) {
             b.delete(Keyspace.MESSAGE_STATE, key);
         }

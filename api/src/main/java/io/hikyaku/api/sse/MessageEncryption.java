@@ -71,13 +71,39 @@ public final class MessageEncryption {
         }
         String owner = ownerOf(sse.queueArn());
         if (sse.mode() == QueueSse.Mode.SQS) {
-            return new Sealer(sse, MessageEnvelope.SQS_DERIVED, "S|" + sse.queueArn(), 300,
-                    () -> keys.newSqsDerivedKey(owner, sse.queueArn()));
+            return sqsSealer(sse, owner);
         }
         SseKeys.KeyState key = keys.usableKey(owner, sse.kmsKeyId());
         authorize(caller, "kms:GenerateDataKey", key, sse.queueArn());
         authorize(caller, "kms:Decrypt", key, sse.queueArn());
-        return new Sealer(sse, MessageEnvelope.KMS, "K|" + sse.queueArn() + "|" + key.arn() + "|" + caller.senderId(),
+        return kmsSealer(sse, owner, key, caller.senderId());
+    }
+
+    /**
+     * Seals messages stored in plain text before their queue had SSE ({@code hikyaku reencrypt}, the operator's
+     * offline command): with the queue's current key and data keys exactly as a send does, but with no caller to
+     * authorize. Null when the queue has no SSE or there is no key service; a key that cannot be used now throws
+     * the {@code Kms*} error a send would get.
+     */
+    public Sealer resealer(QueueSse sse) {
+        if (keys == null || !sse.encrypted()) {
+            return null;
+        }
+        String owner = ownerOf(sse.queueArn());
+        if (sse.mode() == QueueSse.Mode.SQS) {
+            return sqsSealer(sse, owner);
+        }
+        return kmsSealer(sse, owner, keys.usableKey(owner, sse.kmsKeyId()), "hikyaku reencrypt");
+    }
+
+    private Sealer sqsSealer(QueueSse sse, String owner) {
+        return new Sealer(sse, MessageEnvelope.SQS_DERIVED, "S|" + sse.queueArn(), 300,
+                () -> keys.newSqsDerivedKey(owner, sse.queueArn()));
+    }
+
+    /** Data keys are not shared between principals: {@code principal} is part of the cache key. */
+    private Sealer kmsSealer(QueueSse sse, String owner, SseKeys.KeyState key, String principal) {
+        return new Sealer(sse, MessageEnvelope.KMS, "K|" + sse.queueArn() + "|" + key.arn() + "|" + principal,
                 sse.reuseSeconds(), () -> keys.newKmsKey(owner, key.arn(), sse.queueArn()));
     }
 

@@ -6,6 +6,7 @@ import io.hikyaku.engine.QueueInfo;
 import io.hikyaku.engine.QueueRef;
 import io.hikyaku.engine.ReceiveMessages;
 import io.hikyaku.engine.ReceivedMessage;
+import io.hikyaku.engine.SealOutcome;
 import io.hikyaku.engine.SendResult;
 import io.hikyaku.engine.StartMoveTask;
 import io.hikyaku.engine.Ticked;
@@ -96,6 +97,15 @@ public sealed interface Command<R> {
     }
 
     record CancelMoveTask(String taskHandle, long now) implements Command<Long> {}
+
+    /**
+     * Re-encryption of one stored message ({@code hikyaku reencrypt}): the message at {@code seq} of the queue
+     * gets {@code sealedBody} (sealed by the api, its attributes inside) as its stored body and no attributes,
+     * when it is still there, still {@code messageId} and still plaintext; otherwise nothing changes
+     * ({@link SealOutcome}). Everything else about the message stays as it was.
+     */
+    record SealMessage(QueueRef queue, long seq, String messageId, String sealedBody, long now)
+            implements Command<SealOutcome> {}
 
     /** Processes every timer due at or before {@code now} (the timer thread's round). */
     record Tick(long now) implements Command<Ticked> {}

@@ -57,6 +57,7 @@ public final class CommandCodec {
     static final int T_TICK = 18;
     static final int T_ADVANCE = 19;
     static final int T_SEND_ONCE = 20;
+    static final int T_SEAL_MESSAGE = 21;
 
     private CommandCodec() {
     }
@@ -217,6 +218,13 @@ public final class CommandCodec {
             } else if (command instanceof Command.CancelMoveTask c) {
                 tag(T_CANCEL_MOVE_TASK);
                 str(c.taskHandle());
+                out.writeLong(c.now());
+            } else if (command instanceof Command.SealMessage c) {
+                tag(T_SEAL_MESSAGE);
+                queue(c.queue());
+                out.writeLong(c.seq());
+                str(c.messageId());
+                str(c.sealedBody());
                 out.writeLong(c.now());
             } else {
                 throw new IllegalArgumentException("no encoding for " + command.getClass().getName());
@@ -397,6 +405,8 @@ public final class CommandCodec {
                             in.getLong()));
                 case T_CANCEL_MOVE_TASK:
                     return new Command.CancelMoveTask(str(), in.getLong());
+                case T_SEAL_MESSAGE:
+                    return new Command.SealMessage(queue(), in.getLong(), str(), str(), in.getLong());
                 default:
                     throw new IllegalArgumentException("command record has an unknown type tag " + tag);
             }

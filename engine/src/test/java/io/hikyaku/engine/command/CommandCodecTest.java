@@ -98,6 +98,7 @@ class CommandCodecTest {
         all.add(new Command.Tick(0));
         all.add(new Command.Tick(NOW));
         all.add(new Command.Advance(Q, NOW));
+        all.add(new Command.SealMessage(Q, 42, "6a1f0c1e-8b5b-4d0e-9a1e-0123456789ab", "\u0001hk2:5:QUJD" + UNICODE, NOW));
         return all;
     }
 

@@ -98,6 +98,12 @@ class ServerProcessTest {
         StartFailureTest.Outcome backup = StartFailureTest.run("backup", "--data-dir", data.toString(), "--to", dir.resolve("b").toString());
         assertThat(backup.code()).as(backup.err()).isZero();
         assertThat(backup.out()).contains("(online");
+        // re-encryption is offline only: refused while the child holds the directory's lock, which it keeps
+        StartFailureTest.Outcome reencrypt = StartFailureTest.run("reencrypt", "--data-dir", data.toString());
+        assertThat(reencrypt.code()).isEqualTo(1);
+        assertThat(reencrypt.err()).isEqualTo("hikyaku: data directory " + data
+                + " is in use by another Hikyaku process: reencrypt works offline only, stop the server first\n");
+        assertThat(post(endpoint, "GetQueueUrl", "{\"QueueName\":\"q\"}").statusCode()).isEqualTo(200);
 
         first.toHandle().destroy(); // SIGTERM (Process.destroy would also close our end of its stdout): the hook closes the server
         assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
