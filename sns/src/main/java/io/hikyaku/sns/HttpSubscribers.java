@@ -105,10 +105,9 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
     }
 
     /** Queues a notification; the room was reserved by the caller. */
-    void sendNotification(PublishedMessage m, SnsPublisher.Target t, String baseUrl, String signatureVersion)
+    void sendNotification(PublishedMessage m, SnsPublisher.Target t, NotificationEnvelopes envelopes)
             throws SnsException {
-        String body = t.raw() ? m.message() : SnsEnvelope.notification(m, false, t.subscriptionArn(), baseUrl, signer,
-                signatureVersion);
+        String body = t.raw() ? m.message() : envelopes.forSubscription(t.subscriptionArn());
         Map<String, String> headers = headers("Notification", m.messageId(), m.topicArn(), t.subscriptionArn(),
                 t.policy(), t.raw());
         outbox.submit(new HttpDelivery(t.subscriptionArn(), m.topicArn(), t.endpoint(), "Notification", m.messageId(),

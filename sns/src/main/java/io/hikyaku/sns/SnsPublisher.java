@@ -119,13 +119,11 @@ public final class SnsPublisher {
                                     List<Target> targets) throws SnsException {
         List<Target> matching = new ArrayList<>();
         int filtered = 0;
-        int filteredWithoutAttributes = 0;
+        java.util.EnumMap<FilteredOutReason, Integer> reasons = new java.util.EnumMap<>(FilteredOutReason.class);
         for (Target t : targets) {
             if (t.filter() != null && !t.filter().matches(m.attributes(), m.message())) {
                 filtered++;
-                if (m.attributes().isEmpty() && t.filter().scope() == io.hikyaku.filter.FilterPolicyScope.MessageAttributes) {
-                    filteredWithoutAttributes++;
-                }
+                reasons.merge(FilteredOutReason.of(t.filter(), m.attributes(), m.message()), 1, Integer::sum);
             } else {
                 matching.add(t);
             }
@@ -137,8 +135,13 @@ public final class SnsPublisher {
         String topic = m.topicArn();
         metrics.published(topic, PublishLimits.size(m));
         metrics.count(topic, SnsTopicMetrics.Count.FILTERED_OUT, filtered);
-        metrics.count(topic, SnsTopicMetrics.Count.FILTERED_OUT_NO_MESSAGE_ATTRIBUTES, filteredWithoutAttributes);
+        reasons.forEach((reason, n) -> {
+            if (reason.metric != null) {
+                metrics.count(topic, reason.metric, n);
+            }
+        });
         List<CompletableFuture<Void>> sends = new ArrayList<>();
+        NotificationEnvelopes envelopes = new NotificationEnvelopes(m, fifoTopic, baseUrl, signer, signatureVersion);
         int submitted = 0;
         for (Target t : matching) {
             if (t.isHttp()) {
@@ -146,7 +149,7 @@ public final class SnsPublisher {
                     metrics.count(topic, SnsTopicMetrics.Count.FAILED);
                 } else {
                     try {
-                        http.sendNotification(m, t, baseUrl, signatureVersion);
+                        http.sendNotification(m, t, envelopes);
                     } catch (SnsException logFailed) {
                         http.outbox().release(httpTargets - submitted - 1); // the room the others will not use
                         throw logFailed;
@@ -159,13 +162,12 @@ public final class SnsPublisher {
                 metrics.count(topic, SnsTopicMetrics.Count.FAILED); // SQS takes 10 attributes: SNS drops it as a client error
                 continue;
             }
-            sends.add(send(m, fifoTopic, signatureVersion, baseUrl, t));
+            sends.add(send(m, fifoTopic, envelopes, t));
         }
         return CompletableFuture.allOf(sends.toArray(new CompletableFuture[0]));
     }
 
-    private CompletableFuture<Void> send(PublishedMessage m, boolean fifoTopic, String signatureVersion, String baseUrl,
-                                         Target t) {
+    private CompletableFuture<Void> send(PublishedMessage m, boolean fifoTopic, NotificationEnvelopes envelopes, Target t) {
         String queueArn = t.endpoint();
         boolean fifoQueue = queueArn.endsWith(".fifo");
         ObjectNode input = JSON.createObjectNode().put("QueueUrl", QueueCalls.queueUrl(queueArn));
@@ -183,8 +185,7 @@ public final class SnsPublisher {
                 });
             }
         } else {
-            input.put("MessageBody", SnsEnvelope.notification(m, fifoTopic, t.subscriptionArn(), baseUrl, signer,
-                    signatureVersion));
+            input.put("MessageBody", envelopes.forSubscription(t.subscriptionArn()));
         }
         if (fifoQueue) {
             input.put("MessageGroupId", m.groupId());
