@@ -470,8 +470,9 @@ public final class SnsState {
             }
         }
         if (s.protocol.startsWith("http")) {
-            out.put("EffectiveDeliveryPolicy", s.attributes.getOrDefault("DeliveryPolicy",
-                    SnsDefaults.EFFECTIVE_HTTP_SUBSCRIPTION_DELIVERY_POLICY));
+            Topic t = topics.get(s.topicArn); // the subscription's policy merged with the topic's, as it is applied
+            out.put("EffectiveDeliveryPolicy", HttpRetryPolicy.of(t == null ? null : t.attributes.get("DeliveryPolicy"),
+                    s.attributes.get("DeliveryPolicy")).effectiveJson());
         }
         return out;
     }

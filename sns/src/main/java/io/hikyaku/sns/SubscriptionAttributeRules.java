@@ -52,7 +52,8 @@ final class SubscriptionAttributeRules {
                     throw SnsException.invalidParameter("DeliveryPolicy: only HTTP/S subscriptions take a delivery policy");
                 }
                 if (!v.isEmpty()) {
-                    TopicAttributeRules.requireJsonObject(v, "DeliveryPolicy: failed to parse JSON.");
+                    DeliveryPolicyRules.checkSubscription(
+                            TopicAttributeRules.requireJsonObject(v, "DeliveryPolicy: failed to parse JSON."));
                 }
             }
         }

@@ -43,7 +43,7 @@ final class TopicAttributeRules {
             }
             case "DeliveryPolicy" -> {
                 if (!v.isEmpty()) {
-                    requireJsonObject(v, "DeliveryPolicy: failed to parse JSON.");
+                    DeliveryPolicyRules.checkTopic(requireJsonObject(v, "DeliveryPolicy: failed to parse JSON."));
                 }
             }
             case "SignatureVersion" -> {

@@ -130,4 +130,38 @@ class HttpOutboxTest {
         assertThat(o.counters()).containsEntry("QueueDeliveriesRetried", 100_015L).containsEntry("HttpDeliveriesRetried", 0L);
         assertThat(metrics.total(SnsTopicMetrics.Count.FAILED)).isEqualTo(1);
     }
+
+    @Test
+    void aThrottledSubscriptionIsPacedAtMaxReceivesPerSecondOnTheClock() throws Exception {
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(1_000_000);
+        List<Long> sentAt = new ArrayList<>();
+        List<long[]> timers = new ArrayList<>(); // {due, index into tasks}
+        List<Runnable> tasks = new ArrayList<>();
+        HttpOutbox o = new HttpOutbox((u, h, b) -> {
+            sentAt.add(now.get());
+            return sentAt.size() == 2 ? 500 : 200; // the second message fails once: its retry is paced too
+        }, (d, why) -> parked.add(d.messageId()), OutboxLog.memory(), metrics, 10, new DirectExecutor(),
+                (task, delay) -> {
+                    timers.add(new long[] {now.get() + delay, tasks.size()});
+                    tasks.add(task);
+                }, now::get);
+        HttpRetryPolicy fourPerSecond = HttpRetryPolicy.of(null, "{\"healthyRetryPolicy\":{\"numRetries\":1,"
+                + "\"numNoDelayRetries\":1},\"throttlePolicy\":{\"maxReceivesPerSecond\":4}}");
+        assertThat(fourPerSecond.maxReceivesPerSecond()).isEqualTo(4);
+        o.reserve(3);
+        for (String id : List.of("a", "b", "c")) {
+            o.submit(delivery(id, fourPerSecond));
+        }
+        while (!timers.isEmpty()) { // advance the clock to the earliest timer and run it
+            long[] next = timers.stream().min(java.util.Comparator.comparingLong(t -> t[0])).orElseThrow();
+            timers.remove(next);
+            now.set(Math.max(now.get(), next[0]));
+            tasks.get((int) next[1]).run();
+        }
+        assertThat(sentAt).containsExactly(1_000_000L, 1_000_250L, 1_000_500L, 1_000_750L);
+        assertThat(o.counters().get("HttpDeliveriesThrottled")).isEqualTo(3L);
+        assertThat(metrics.total(SnsTopicMetrics.Count.DELIVERED)).isEqualTo(3);
+        assertThat(parked).isEmpty();
+        assertThat(o.pending()).isZero();
+    }
 }

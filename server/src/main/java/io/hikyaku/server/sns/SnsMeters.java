@@ -31,6 +31,7 @@ public final class SnsMeters {
             counter hikyaku.sns.queue.deliveries.retried QueueDeliveriesRetried Queue delivery attempts scheduled again after a server-side refusal
             counter hikyaku.sns.http.deliveries.retried HttpDeliveriesRetried HTTP/S delivery attempts scheduled again after a failure
             counter hikyaku.sns.http.deliveries.dead.lettered HttpDeliveriesDeadLettered HTTP/S deliveries that failed for good and went to the subscription's DLQ
+            counter hikyaku.sns.http.deliveries.throttled HttpDeliveriesThrottled HTTP/S delivery attempts held back by the subscription's throttlePolicy.maxReceivesPerSecond
             counter hikyaku.sns.http.outbox.full.refusals HttpOutboxFullRefusals Publishes and subscribes refused (Throttled) because the HTTP outbox was full
             gauge hikyaku.sns.http.deliveries.pending HttpDeliveriesPending HTTP/S deliveries queued, waiting to retry or in flight
             gauge hikyaku.sns.http.deliveries.in.flight HttpDeliveriesInFlight HTTP/S POSTs being sent now
