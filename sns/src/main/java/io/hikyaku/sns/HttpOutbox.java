@@ -58,6 +58,7 @@ final class HttpOutbox implements AutoCloseable {
     private final SnsTopicMetrics metrics;
     final AtomicLong retried = new AtomicLong();
     final AtomicLong queueRetried = new AtomicLong();
+    final AtomicLong lambdaRetried = new AtomicLong();
     final AtomicLong deadLettered = new AtomicLong();
     final AtomicLong refusedFull = new AtomicLong();
     final AtomicLong throttled = new AtomicLong();
@@ -230,7 +231,8 @@ final class HttpOutbox implements AutoCloseable {
         }
         long delay = retryable && !closed ? d.policy().delayBeforeRetry(retriesDone + 1, waitedSeconds) : -1;
         if (delay >= 0) {
-            (QueueCalls.isQueueArn(d.endpoint()) ? queueRetried : retried).incrementAndGet();
+            (QueueCalls.isQueueArn(d.endpoint()) ? queueRetried
+                    : SnsArns.isLambdaArn(d.endpoint()) ? lambdaRetried : retried).incrementAndGet();
             try {
                 timer.schedule(() -> run(() -> attempt(d, id, retriesDone + 1, waitedSeconds + delay)), delay * 1000);
             } catch (RejectedExecutionException stopped) {
@@ -251,7 +253,7 @@ final class HttpOutbox implements AutoCloseable {
     Map<String, Long> counters() {
         return Map.of("HttpDeliveriesPending", (long) pending.get(), "HttpDeliveriesInFlight", (long) inFlight.get(),
                 "HttpOutboxCapacity", (long) capacity, "HttpDeliveriesRetried", retried.get(),
-                "QueueDeliveriesRetried", queueRetried.get(),
+                "QueueDeliveriesRetried", queueRetried.get(), "LambdaDeliveriesRetried", lambdaRetried.get(),
                 "HttpDeliveriesDeadLettered", deadLettered.get(), "HttpOutboxFullRefusals", refusedFull.get(),
                 "HttpDeliveriesThrottled", throttled.get());
     }

@@ -30,6 +30,11 @@ record HttpRetryPolicy(int numRetries, int numNoDelayRetries, int numMinDelayRet
      * from 1 to 20 s, then 100,000 at 20 s: 100,015 retries over about 23 days.
      */
     static final HttpRetryPolicy AWS_MANAGED = new HttpRetryPolicy(100_015, 3, 2, 100_000, 1, 20, "exponential", "", true, 0);
+    /**
+     * A lambda subscription: Lambda's asynchronous invocation retries a failed function twice, about a minute and
+     * then two minutes later, before the event goes to the failure destination (here the subscription's DLQ).
+     */
+    static final HttpRetryPolicy LAMBDA_ASYNC = new HttpRetryPolicy(2, 0, 0, 0, 60, 120, "linear", "application/json", true, 0);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static HttpRetryPolicy of(String topicPolicy, String subscriptionPolicy) {

@@ -1,6 +1,7 @@
 package io.hikyaku.sns;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hikyaku.filter.SnsFilterPolicy;
@@ -26,6 +27,8 @@ final class NotificationEnvelopes {
     /** The JSON up to (not including) the comma before UnsubscribeURL, and what follows that key's value. */
     private String head;
     private String tail;
+    private String timestamp;
+    private String signature;
 
     NotificationEnvelopes(PublishedMessage m, boolean fifo, String baseUrl, SnsSigner signer, String signatureVersion) {
         this.m = m;
@@ -50,7 +53,7 @@ final class NotificationEnvelopes {
 
     private void build() {
         ObjectNode n = JSON.createObjectNode();
-        String timestamp = SnsEnvelope.TIMESTAMP.format(Instant.ofEpochMilli(m.timestampMillis()));
+        timestamp = SnsEnvelope.TIMESTAMP.format(Instant.ofEpochMilli(m.timestampMillis()));
         n.put("Type", "Notification");
         n.put("MessageId", m.messageId());
         if (fifo) {
@@ -64,7 +67,8 @@ final class NotificationEnvelopes {
         n.put("Timestamp", timestamp);
         if (!fifo) {
             n.put("SignatureVersion", signatureVersion);
-            n.put("Signature", signer.sign(SnsEnvelope.stringToSign(m, timestamp), signatureVersion));
+            signature = signer.sign(SnsEnvelope.stringToSign(m, timestamp), signatureVersion);
+            n.put("Signature", signature);
             n.put("SigningCertURL", baseUrl + signer.certificatePath());
         }
         String before = n.toString();
@@ -78,5 +82,58 @@ final class NotificationEnvelopes {
             attributes.putObject(e.getKey()).put("Type", e.getValue().dataType()).put("Value", e.getValue().value());
         }
         tail = ",\"MessageAttributes\":" + attributes + "}";
+    }
+
+    /**
+     * The event a {@code lambda} subscription's function receives, as Lambda's SNS event: one record with
+     * EventSource {@code aws:sns}, EventVersion {@code 1.0}, EventSubscriptionArn and {@code Sns} (the notification's
+     * fields, SigningCertUrl and UnsubscribeUrl spelled as Lambda does, Subject null when none, MessageAttributes
+     * always present). Same signature as the other copies. Standard topics only (SNS delivers FIFO topics to SQS only).
+     */
+    String lambdaEvent(String subscriptionArn) {
+        if (head == null) {
+            build();
+        }
+        ObjectNode record = JSON.createObjectNode().put("EventSource", "aws:sns").put("EventVersion", "1.0")
+                .put("EventSubscriptionArn", subscriptionArn);
+        ObjectNode sns = record.putObject("Sns");
+        sns.put("Type", "Notification").put("MessageId", m.messageId()).put("TopicArn", m.topicArn());
+        if (m.subject() == null) {
+            sns.putNull("Subject");
+        } else {
+            sns.put("Subject", m.subject());
+        }
+        sns.put("Message", m.message()).put("Timestamp", timestamp).put("SignatureVersion", signatureVersion)
+                .put("Signature", signature).put("SigningCertUrl", baseUrl + signer.certificatePath())
+                .put("UnsubscribeUrl", baseUrl + "/?Action=Unsubscribe&SubscriptionArn=" + subscriptionArn);
+        ObjectNode attributes = sns.putObject("MessageAttributes");
+        for (Map.Entry<String, SnsFilterPolicy.Attribute> e : m.attributes().entrySet()) {
+            attributes.putObject(e.getKey()).put("Type", e.getValue().dataType()).put("Value", e.getValue().value());
+        }
+        ObjectNode event = JSON.createObjectNode();
+        event.putArray("Records").add(record);
+        return event.toString();
+    }
+
+    /**
+     * The notification envelope inside a Lambda event (what a lambda subscription's DLQ receives, as a queue
+     * subscription would have): the keys renamed back, Subject and MessageAttributes only when present.
+     */
+    static String envelopeOfLambdaEvent(byte[] event) throws java.io.IOException {
+        JsonNode sns = JSON.readTree(event).path("Records").path(0).path("Sns");
+        ObjectNode n = JSON.createObjectNode();
+        for (java.util.Iterator<Map.Entry<String, JsonNode>> it = sns.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String key = switch (e.getKey()) {
+                case "SigningCertUrl" -> "SigningCertURL";
+                case "UnsubscribeUrl" -> "UnsubscribeURL";
+                default -> e.getKey();
+            };
+            if ((key.equals("Subject") && e.getValue().isNull()) || (key.equals("MessageAttributes") && e.getValue().isEmpty())) {
+                continue;
+            }
+            n.set(key, e.getValue());
+        }
+        return n.toString();
     }
 }

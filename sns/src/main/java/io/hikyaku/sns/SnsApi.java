@@ -277,25 +277,36 @@ public final class SnsApi {
                 HttpSubscribers subscribers = publisher == null ? null : publisher.http();
                 // without HTTP delivery (an API-only test) the subscription is kept pending and nothing is ever sent
                 boolean http = subscribers != null && (c.protocol().equals("http") || c.protocol().equals("https"));
+                // another account's queue is confirmed by its owner, from a SubscriptionConfirmation put into it
+                boolean otherAccountsQueue = subscribers != null && c.protocol().equals("sqs") && c.endpoint() != null
+                        && SnsArns.isQueueArn(c.endpoint()) && !c.endpoint().split(":")[4].equals(SnsArns.account(c.topicArn()));
                 if (http) {
                     subscribers.checkEndpoint(c.protocol(), c.endpoint());
+                }
+                boolean confirmable = http || otherAccountsQueue;
+                if (confirmable) {
                     subscribers.outbox().reserve(1); // room for the SubscriptionConfirmation
                 }
                 String arn;
                 try {
                     arn = topics.apply(c).arn();
                 } catch (SnsException refused) {
-                    if (http) {
+                    if (confirmable) {
                         subscribers.outbox().release(1);
                     }
                     throw refused;
                 }
                 boolean pending = topics.read(s -> "true".equals(s.subscriptionAttributes(arn).get("PendingConfirmation")));
-                if (http && pending) {
+                if (confirmable && pending) {
                     SnsState.Confirmation confirmation = topics.read(s -> s.confirmation(arn));
-                    subscribers.sendConfirmation(arn, c.topicArn(), c.endpoint(), confirmation.token(), baseUrl,
-                            uuids.get().toString(), now, confirmation.signatureVersion(), confirmation.policy());
-                } else if (http) {
+                    if (http) {
+                        subscribers.sendConfirmation(arn, c.topicArn(), c.endpoint(), confirmation.token(), baseUrl,
+                                uuids.get().toString(), now, confirmation.signatureVersion(), confirmation.policy());
+                    } else {
+                        subscribers.sendQueueConfirmation(arn, c.topicArn(), c.endpoint(), confirmation.token(), baseUrl,
+                                uuids.get().toString(), now, confirmation.signatureVersion());
+                    }
+                } else if (confirmable) {
                     subscribers.outbox().release(1);
                 }
                 String shown = pending && !"true".equalsIgnoreCase(p.get("ReturnSubscriptionArn")) ? "pending confirmation" : arn;

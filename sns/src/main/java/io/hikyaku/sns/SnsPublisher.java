@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * queues leaves the first with its copy (the publisher sees an error and may retry, so at-least-once). A queue that
  * refuses client-side (gone, denied) counts as a failed notification and does not fail the publish, as at AWS.
  * HTTP/S subscriptions go through {@link HttpSubscribers}' outbox (off the request path; room is reserved before
- * any queue gets its copy, so a full outbox refuses the whole publish). Lambda subscriptions are not delivered yet.
+ * any queue gets its copy, so a full outbox refuses the whole publish), and so do lambda subscriptions (Lambda's SNS
+ * event, invoked through {@link LambdaInvoker}).
  */
 public final class SnsPublisher {
 
@@ -91,6 +92,15 @@ public final class SnsPublisher {
             return protocol.equals("http") || protocol.equals("https");
         }
 
+        boolean isLambda() {
+            return protocol.equals("lambda");
+        }
+
+        /** Delivered through the outbox (HTTP/S and lambda), which needs room reserved before the publish delivers. */
+        boolean viaOutbox() {
+            return isHttp() || isLambda();
+        }
+
         String topicArn() {
             return SnsArns.topicOfSubscription(subscriptionArn);
         }
@@ -109,6 +119,8 @@ public final class SnsPublisher {
                 }
                 out.add(new Target(s.arn, s.protocol, s.endpoint, raw, s.filter,
                         HttpRetryPolicy.of(topicPolicy, s.attributes.get("DeliveryPolicy"))));
+            } else if (s.protocol.equals("lambda")) {
+                out.add(new Target(s.arn, s.protocol, s.endpoint, false, s.filter, HttpRetryPolicy.LAMBDA_ASYNC));
             }
         }
         return out;
@@ -144,12 +156,16 @@ public final class SnsPublisher {
         NotificationEnvelopes envelopes = new NotificationEnvelopes(m, fifoTopic, baseUrl, signer, signatureVersion);
         int submitted = 0;
         for (Target t : matching) {
-            if (t.isHttp()) {
+            if (t.viaOutbox()) {
                 if (http == null) {
                     metrics.count(topic, SnsTopicMetrics.Count.FAILED);
                 } else {
                     try {
-                        http.sendNotification(m, t, envelopes);
+                        if (t.isLambda()) {
+                            http.sendLambdaEvent(m, t, envelopes);
+                        } else {
+                            http.sendNotification(m, t, envelopes);
+                        }
                     } catch (SnsException logFailed) {
                         http.outbox().release(httpTargets - submitted - 1); // the room the others will not use
                         throw logFailed;

@@ -164,4 +164,31 @@ class HttpOutboxTest {
         assertThat(parked).isEmpty();
         assertThat(o.pending()).isZero();
     }
+
+    @Test
+    void aFailingFunctionIsRetriedTwiceAMinuteThenTwoMinutesApartThenParked() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        HttpOutbox o = outbox((u, h, b) -> {
+            calls.incrementAndGet();
+            return LambdaInvoker.FAILED;
+        }, 10);
+        o.reserve(2);
+        o.submit(new HttpDelivery("arn:aws:sns:us-east-1:000000000000:t:s1", "arn:aws:sns:us-east-1:000000000000:t",
+                "arn:aws:lambda:us-east-1:000000000000:function:fn", "Notification", "l1", Map.of(), "{}".getBytes(),
+                HttpRetryPolicy.LAMBDA_ASYNC));
+        runTimers();
+        assertThat(calls).hasValue(3);
+        assertThat(delays).containsExactly(60_000L, 120_000L);
+        assertThat(parked).containsExactly("l1: the endpoint answered HTTP 500");
+        assertThat(o.counters()).containsEntry("LambdaDeliveriesRetried", 2L).containsEntry("HttpDeliveriesRetried", 0L);
+        o.submit(new HttpDelivery("arn:aws:sns:us-east-1:000000000000:t:s1", "arn:aws:sns:us-east-1:000000000000:t",
+                "arn:aws:lambda:us-east-1:000000000000:function:gone", "Notification", "l2", Map.of(), "{}".getBytes(),
+                HttpRetryPolicy.LAMBDA_ASYNC));
+        assertThat(parked).hasSize(1); // still failing (500): the second one waits for its retries
+        HttpOutbox missing = outbox((u, h, b) -> LambdaInvoker.NO_SUCH_FUNCTION, 10);
+        missing.reserve(1);
+        missing.submit(new HttpDelivery("s", "t", "arn:aws:lambda:us-east-1:000000000000:function:gone", "Notification",
+                "l3", Map.of(), "{}".getBytes(), HttpRetryPolicy.LAMBDA_ASYNC));
+        assertThat(parked).contains("l3: the endpoint answered HTTP 404"); // a missing function is not retried
+    }
 }
