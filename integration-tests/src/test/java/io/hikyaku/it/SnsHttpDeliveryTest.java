@@ -214,6 +214,19 @@ class SnsHttpDeliveryTest extends SqsTestBase {
         assertThat(sns.listSubscriptionsByTopic(b -> b.topicArn(topic)).subscriptions()).isEmpty();
         sns.publish(b -> b.topicArn(topic).message("after the farewell"));
         assertThat(received.get("/bye").poll(500, TimeUnit.MILLISECONDS)).as("nothing after the unsubscribe").isNull();
+
+        // the farewell's SubscribeURL (unsigned GET, as a subscriber visits it) restores the same subscription
+        HttpResponse<String> restored = web.send(HttpRequest.newBuilder(URI.create(m.path("SubscribeURL").asText())).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(restored.statusCode()).as(restored.body()).isEqualTo(200);
+        assertThat(restored.body()).contains("<SubscriptionArn>" + arn + "</SubscriptionArn>");
+        assertThat(sns.listSubscriptionsByTopic(b -> b.topicArn(topic)).subscriptions())
+                .extracting(s -> s.subscriptionArn()).containsExactly(arn);
+        sns.publish(b -> b.topicArn(topic).message("welcome back"));
+        assertThat(next("/bye").json().path("Message").asText()).isEqualTo("welcome back");
+        HttpResponse<String> again = web.send(HttpRequest.newBuilder(URI.create(m.path("SubscribeURL").asText())).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(again.statusCode()).as("a restore token works once").isEqualTo(400);
     }
 
     @Test

@@ -135,7 +135,8 @@ class SnsLambdaSubscriptionTest extends SqsTestBase {
         String id = sns.publish(b -> b.topicArn(topic).message("lost?")).messageId();
         List<Message> parked = new ArrayList<>();
         for (int i = 0; i < 40 && parked.isEmpty(); i++) {
-            parked.addAll(sqs.receiveMessage(b -> b.queueUrl(dlq).waitTimeSeconds(1)).messages());
+            parked.addAll(sqs.receiveMessage(b -> b.queueUrl(dlq)).messages());
+            sleep(parked.isEmpty() ? 250 : 0); // no long poll: the test clock stands still
         }
         assertThat(parked).hasSize(1);
         JsonNode envelope = JSON.readTree(parked.get(0).body());

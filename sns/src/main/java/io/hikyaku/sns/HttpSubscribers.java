@@ -106,8 +106,8 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
     }
 
     /**
-     * Queues the UnsubscribeConfirmation of a subscription just deleted (signed like a confirmation, with a fresh
-     * token); skipped when the outbox is full, since an unsubscribe never waits for room.
+     * Queues the UnsubscribeConfirmation of a subscription just deleted (signed like a confirmation, with the token
+     * whose SubscribeURL restores the subscription for 2 days); skipped when the outbox is full, since an unsubscribe never waits for room.
      */
     void sendUnsubscribeConfirmation(String subscriptionArn, SnsState.UnsubscribeNotice notice, String token,
                                      String baseUrl, String messageId, long atMillis) {

@@ -131,10 +131,11 @@ public final class SnsApi {
     private void unsubscribe(String account, String arn, String baseUrl, long now) throws SnsException {
         HttpSubscribers subscribers = publisher == null ? null : publisher.http();
         SnsState.UnsubscribeNotice notice = subscribers == null ? null : topics.read(s -> s.unsubscribeNotice(arn));
-        topics.apply(new SnsCommand.Unsubscribe(account, arn));
+        // the UnsubscribeConfirmation's SubscribeURL carries this token: ConfirmSubscription with it restores the subscription
+        String restoreToken = notice == null ? null : HexFormat.of().formatHex(tokenBytes.get());
+        topics.apply(new SnsCommand.Unsubscribe(account, arn, restoreToken, now));
         if (notice != null) {
-            subscribers.sendUnsubscribeConfirmation(arn, notice, HexFormat.of().formatHex(tokenBytes.get()), baseUrl,
-                    uuids.get().toString(), now);
+            subscribers.sendUnsubscribeConfirmation(arn, notice, restoreToken, baseUrl, uuids.get().toString(), now);
         }
     }
 
