@@ -316,6 +316,37 @@ class SnsHttpDeliveryTest extends SqsTestBase {
     }
 
     @Test
+    void throttlePolicySpacesDeliveriesAndBadDeliveryPoliciesAreRefused() throws Exception {
+        String topic = sns.createTopic(b -> b.name(unique("paced"))).topicArn();
+        String arn = subscribeConfirmed(topic, "/paced", Map.of("DeliveryPolicy",
+                "{\"throttlePolicy\":{\"maxReceivesPerSecond\":4}}"));
+        assertThat(sns.getSubscriptionAttributes(b -> b.subscriptionArn(arn)).attributes().get("EffectiveDeliveryPolicy"))
+                .contains("\"throttlePolicy\":{\"maxReceivesPerSecond\":4}");
+        for (int i = 0; i < 5; i++) {
+            int n = i;
+            sns.publish(b -> b.topicArn(topic).message("paced " + n));
+        }
+        List<Received> got = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            got.add(next("/paced"));
+        }
+        // 5 deliveries at 4 per second: at least 4 gaps of 250 ms between the first and the last
+        assertThat(TimeUnit.NANOSECONDS.toMillis(got.get(4).atNanos() - got.get(0).atNanos())).isGreaterThanOrEqualTo(950);
+        assertThat(got).extracting(r -> r.json().path("Message").asText())
+                .containsExactlyInAnyOrder("paced 0", "paced 1", "paced 2", "paced 3", "paced 4");
+
+        assertThatThrownBy(() -> sns.setSubscriptionAttributes(b -> b.subscriptionArn(arn).attributeName("DeliveryPolicy")
+                .attributeValue("{\"healthyRetryPolicy\":{\"numRetries\":101}}")))
+                .isInstanceOfSatisfying(InvalidParameterException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("Invalid parameter: DeliveryPolicy: healthyRetryPolicy.numRetries must be between 0 and 100"));
+        assertThatThrownBy(() -> sns.setTopicAttributes(b -> b.topicArn(topic).attributeName("DeliveryPolicy")
+                .attributeValue("{\"http\":{\"defaultHealthyRetryPolicy\":{\"backoffFunction\":\"cubic\"}}}")))
+                .isInstanceOfSatisfying(InvalidParameterException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("Invalid parameter: DeliveryPolicy: http.defaultHealthyRetryPolicy.backoffFunction must be one of "
+                                + "linear, arithmetic, geometric, exponential"));
+    }
+
+    @Test
     void aUsedUpScheduleParksTheMessageInTheSubscriptionDlq() throws Exception {
         String topic = sns.createTopic(b -> b.name(unique("dlq"))).topicArn();
         String dlq = unique("http-dlq");
