@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
 /**
  * Fan-out cost in-process (no JUnit, no network): one standard topic with {@code queues} sqs subscriptions (envelope,
  * signed), Publish through SnsApi from {@code threads} threads for {@code seconds}, queues purged as it runs.
- * Prints publishes/s and deliveries/s. Run: {@code java -cp <sns test classpath> io.hikyaku.sns.FanoutBench [queues
- * threads seconds]}.
+ * Prints publishes/s, deliveries/s and the process's CPU time per delivery (one process: the caller is in it too).
+ * Run: {@code java -cp <sns test classpath> io.hikyaku.sns.FanoutBench [queues threads seconds]}.
  */
 public final class FanoutBench {
 
@@ -63,6 +63,9 @@ public final class FanoutBench {
                 }
             });
         }
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long cpuBefore = os.getProcessCpuTime();
         long start = System.nanoTime();
         for (Thread t : workers) {
             t.start();
@@ -81,9 +84,11 @@ public final class FanoutBench {
             t.join();
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
+        double cpuMicros = (os.getProcessCpuTime() - cpuBefore) / 1e3; // the whole process: client side and server side
         if (print) {
-            System.out.printf("queues=%d threads=%d seconds=%.1f publishes/s=%.0f deliveries/s=%.0f%n", queues, threads,
-                    elapsed, published.get() / elapsed, published.get() * queues / elapsed);
+            System.out.printf("queues=%d threads=%d seconds=%.1f publishes/s=%.0f deliveries/s=%.0f cpu-us/delivery=%.1f%n",
+                    queues, threads, elapsed, published.get() / elapsed, published.get() * queues / elapsed,
+                    cpuMicros / Math.max(1, published.get() * queues));
         }
     }
 
