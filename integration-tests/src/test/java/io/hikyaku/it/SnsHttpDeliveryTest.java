@@ -334,6 +334,9 @@ class SnsHttpDeliveryTest extends SqsTestBase {
         assertThat(TimeUnit.NANOSECONDS.toMillis(got.get(4).atNanos() - got.get(0).atNanos())).isGreaterThanOrEqualTo(950);
         assertThat(got).extracting(r -> r.json().path("Message").asText())
                 .containsExactlyInAnyOrder("paced 0", "paced 1", "paced 2", "paced 3", "paced 4");
+        String metrics = web.send(HttpRequest.newBuilder(URI.create(endpoint + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        assertThat(metric(metrics, "hikyaku_sns_http_deliveries_throttled_total")).isGreaterThanOrEqualTo(1);
 
         assertThatThrownBy(() -> sns.setSubscriptionAttributes(b -> b.subscriptionArn(arn).attributeName("DeliveryPolicy")
                 .attributeValue("{\"healthyRetryPolicy\":{\"numRetries\":101}}")))

@@ -14,15 +14,81 @@ import java.util.Set;
  * numRetries, backoffFunction one of linear, arithmetic, geometric, exponential, maxReceivesPerSecond at least 1,
  * headerContentType one of the types SNS sends. Refusals are {@code InvalidParameter} prefixed
  * {@code DeliveryPolicy: }; the texts after it are Hikyaku's (the recordings hold none).
+ * <p>
+ * Checked when the request arrives ({@link #checkRequest}, before SnsApi makes the command), not in apply: the
+ * command log may hold policies accepted before these checks existed, and replaying them must still apply. Apply
+ * keeps its own checks (a JSON object; HTTP/S subscriptions only), which come first for a value that is not an object.
  */
 final class DeliveryPolicyRules {
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     private static final Set<String> BACKOFF = Set.of("linear", "arithmetic", "geometric", "exponential");
     private static final Set<String> CONTENT_TYPES = Set.of("text/plain", "application/json", "application/xml");
     private static final Set<String> RETRY_KEYS = Set.of("numRetries", "numNoDelayRetries", "numMinDelayRetries",
             "numMaxDelayRetries", "minDelayTarget", "maxDelayTarget", "backoffFunction");
 
     private DeliveryPolicyRules() {
+    }
+
+    /** The DeliveryPolicy values a request sets: CreateTopic's and Subscribe's attributes, Set*Attributes. */
+    static void checkRequest(String action, SnsParams p) throws SnsException {
+        switch (action) {
+            case "CreateTopic" -> topicValue(p.map("Attributes").get("DeliveryPolicy"), "");
+            case "SetTopicAttributes" -> {
+                if ("DeliveryPolicy".equals(p.get("AttributeName"))) {
+                    topicValue(p.get("AttributeValue"), "");
+                }
+            }
+            case "Subscribe" -> subscriptionValue(p.map("Attributes").get("DeliveryPolicy"), "Attributes Reason: ");
+            case "SetSubscriptionAttributes" -> {
+                if ("DeliveryPolicy".equals(p.get("AttributeName"))) {
+                    subscriptionValue(p.get("AttributeValue"), "");
+                }
+            }
+            default -> { }
+        }
+    }
+
+    private static void topicValue(String v, String prefix) throws SnsException {
+        JsonNode n = objectOrNull(v);
+        if (n != null) {
+            prefixed(() -> checkTopic(n), prefix);
+        }
+    }
+
+    private static void subscriptionValue(String v, String prefix) throws SnsException {
+        JsonNode n = objectOrNull(v);
+        if (n != null) {
+            prefixed(() -> checkSubscription(n), prefix);
+        }
+    }
+
+    private interface Check {
+        void run() throws SnsException;
+    }
+
+    private static void prefixed(Check check, String prefix) throws SnsException {
+        try {
+            check.run();
+        } catch (SnsException e) {
+            if (prefix.isEmpty()) {
+                throw e;
+            }
+            throw SnsException.invalidParameter(prefix + e.getMessage().substring("Invalid parameter: ".length()));
+        }
+    }
+
+    /** The value as a JSON object, or null when empty or not one (apply refuses that with its own text). */
+    private static JsonNode objectOrNull(String v) {
+        if (v == null || v.isEmpty()) {
+            return null;
+        }
+        try {
+            JsonNode n = JSON.readTree(v);
+            return n != null && n.isObject() ? n : null;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return null;
+        }
     }
 
     static void checkTopic(JsonNode policy) throws SnsException {

@@ -236,6 +236,7 @@ public final class SnsApi {
     private String dispatch(String action, SnsParams p, String account, String requestId, String baseUrl)
             throws SnsException {
         long now = clock.millis();
+        DeliveryPolicyRules.checkRequest(action, p); // before the command: the log may hold policies older checks let in
         switch (action) {
             case "CreateTopic" -> {
                 String arn = topics.apply(new SnsCommand.CreateTopic(account, region, p.required("Name"),

@@ -52,8 +52,8 @@ final class SubscriptionAttributeRules {
                     throw SnsException.invalidParameter("DeliveryPolicy: only HTTP/S subscriptions take a delivery policy");
                 }
                 if (!v.isEmpty()) {
-                    DeliveryPolicyRules.checkSubscription(
-                            TopicAttributeRules.requireJsonObject(v, "DeliveryPolicy: failed to parse JSON."));
+                    // ranges: DeliveryPolicyRules, at the request
+                    TopicAttributeRules.requireJsonObject(v, "DeliveryPolicy: failed to parse JSON.");
                 }
             }
         }

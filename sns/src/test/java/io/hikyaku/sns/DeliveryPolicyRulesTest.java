@@ -62,4 +62,20 @@ class DeliveryPolicyRulesTest {
                 + "\"backoffFunction\":\"linear\"},\"sicklyRetryPolicy\":null,\"throttlePolicy\":{\"maxReceivesPerSecond\":7},"
                 + "\"requestPolicy\":{\"headerContentType\":\"application/json\"},\"guaranteed\":false}");
     }
+
+    @Test
+    void requestsAreCheckedBeforeTheCommandAndApplyStillTakesWhatOlderLogsHold() throws Exception {
+        String bad = "{\"healthyRetryPolicy\":{\"minDelayTarget\":0}}";
+        assertThatThrownBy(() -> DeliveryPolicyRules.checkRequest("Subscribe", SnsParams.of(java.util.Map.of(
+                "Attributes.entry.1.key", "DeliveryPolicy", "Attributes.entry.1.value", bad))))
+                .hasMessage("Invalid parameter: Attributes Reason: DeliveryPolicy: healthyRetryPolicy.minDelayTarget must be "
+                        + "between 1 and maxDelayTarget");
+        assertThatThrownBy(() -> DeliveryPolicyRules.checkRequest("SetSubscriptionAttributes", SnsParams.of(java.util.Map.of(
+                "AttributeName", "DeliveryPolicy", "AttributeValue", bad))))
+                .hasMessage("Invalid parameter: DeliveryPolicy: healthyRetryPolicy.minDelayTarget must be between 1 and maxDelayTarget");
+        DeliveryPolicyRules.checkRequest("SetSubscriptionAttributes", SnsParams.of(java.util.Map.of(
+                "AttributeName", "DeliveryPolicy", "AttributeValue", "not json"))); // apply words that refusal
+        // a policy logged before the checks existed still applies at replay
+        SubscriptionAttributeRules.check("DeliveryPolicy", bad, null, "http");
+    }
 }
