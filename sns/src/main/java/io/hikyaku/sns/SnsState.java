@@ -226,9 +226,6 @@ public final class SnsState {
                 if (!SnsArns.isLambdaArn(endpoint)) {
                     throw SnsException.invalidParameter("Lambda endpoint ARN");
                 }
-                if (topic.fifo) { // SNS delivers FIFO topics to SQS queues only
-                    throw SnsException.invalidParameter("Invalid protocol type: " + protocol);
-                }
             }
             default -> {
                 if (!endpoint.startsWith(protocol + "://") || endpoint.length() > 2048) {
