@@ -123,6 +123,16 @@ class SnsLambdaSubscriptionTest extends SqsTestBase {
         JsonNode second = JSON.readTree(events.poll(20, TimeUnit.SECONDS)).path("Records").path(0).path("Sns");
         assertThat(second.get("Subject").isNull()).isTrue();
         assertThat(second.path("MessageAttributes").isEmpty()).isTrue();
+
+        String fifo = sns.createTopic(b -> b.name(unique("ordered") + ".fifo").attributes(Map.of("FifoTopic", "true"))).topicArn();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> sns.subscribe(b -> b.topicArn(fifo).protocol("lambda")
+                        .endpoint(FUNCTIONS + "fn")))
+                .isInstanceOfSatisfying(software.amazon.awssdk.services.sns.model.InvalidParameterException.class,
+                        e -> assertThat(e.awsErrorDetails().errorMessage()).isEqualTo("Invalid parameter: Invalid protocol type: lambda"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> sns.subscribe(b -> b.topicArn(topic).protocol("lambda")
+                        .endpoint("http://127.0.0.1/fn")))
+                .isInstanceOfSatisfying(software.amazon.awssdk.services.sns.model.InvalidParameterException.class,
+                        e -> assertThat(e.awsErrorDetails().errorMessage()).isEqualTo("Invalid parameter: Lambda endpoint ARN"));
     }
 
     @Test
