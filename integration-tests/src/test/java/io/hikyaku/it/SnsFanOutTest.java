@@ -145,4 +145,51 @@ class SnsFanOutTest extends SqsTestBase {
             throw new AssertionError("not JSON: " + body, e);
         }
     }
+
+    @Test
+    void anotherAccountsQueueIsConfirmedByItsOwnerFromTheConfirmationInTheQueue() throws Exception {
+        String other = "111111111111";
+        software.amazon.awssdk.services.sqs.SqsClient owner = v2Client(other);
+        String name = unique("theirs");
+        String url = owner.createQueue(b -> b.queueName(name)).queueUrl();
+        String queueArn = arn(other, name);
+        String topic = sns.createTopic(b -> b.name(unique("shared"))).topicArn();
+        String answer = sns.subscribe(b -> b.topicArn(topic).protocol("sqs").endpoint(queueArn)).subscriptionArn();
+        assertThat(answer).isEqualTo("pending confirmation");
+        List<Message> got = new ArrayList<>();
+        for (int i = 0; i < 20 && got.isEmpty(); i++) {
+            got.addAll(owner.receiveMessage(b -> b.queueUrl(url)).messages());
+            sleep(got.isEmpty() ? 250 : 0); // no long poll: the test clock stands still
+        }
+        assertThat(got).hasSize(1);
+        JsonNode c = JSON.readTree(got.get(0).body());
+        List<String> keys = new ArrayList<>();
+        c.fieldNames().forEachRemaining(keys::add);
+        assertThat(keys).containsExactly("Type", "MessageId", "Token", "TopicArn", "Message", "SubscribeURL", "Timestamp",
+                "SignatureVersion", "Signature", "SigningCertURL");
+        assertThat(c.path("Type").asText()).isEqualTo("SubscriptionConfirmation");
+        assertThat(c.path("TopicArn").asText()).isEqualTo(topic);
+        sns.publish(b -> b.topicArn(topic).message("before the confirmation"));
+        SnsClient ownersSns = SnsClient.builder().endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(other, "test")))
+                .httpClient(UrlConnectionHttpClient.builder().build()).build();
+        String arn = ownersSns.confirmSubscription(b -> b.topicArn(topic).token(c.path("Token").asText())).subscriptionArn();
+        assertThat(sns.getSubscriptionAttributes(b -> b.subscriptionArn(arn)).attributes())
+                .containsEntry("PendingConfirmation", "false").containsEntry("Endpoint", queueArn);
+        owner.deleteMessage(b -> b.queueUrl(url).receiptHandle(got.get(0).receiptHandle()));
+        sns.publish(b -> b.topicArn(topic).message("after the confirmation"));
+        List<Message> after = new ArrayList<>();
+        for (int i = 0; i < 10 && after.isEmpty(); i++) {
+            after.addAll(owner.receiveMessage(b -> b.queueUrl(url)).messages());
+            sleep(after.isEmpty() ? 250 : 0);
+        }
+        assertThat(after).extracting(m -> JSON.readTree(m.body()).path("Message").asText()).containsExactly("after the confirmation");
+        // the same account's queues are confirmed at once and get no confirmation message
+        String mine = unique("mine");
+        String myUrl = createQueue(mine);
+        assertThat(sns.subscribe(b -> b.topicArn(topic).protocol("sqs").endpoint(arn(mine)).returnSubscriptionArn(true))
+                .subscriptionArn()).startsWith(topic + ":");
+        sleep(500);
+        assertThat(sqs.receiveMessage(b -> b.queueUrl(myUrl)).messages()).isEmpty();
+    }
 }

@@ -214,6 +214,19 @@ class SnsHttpDeliveryTest extends SqsTestBase {
         assertThat(sns.listSubscriptionsByTopic(b -> b.topicArn(topic)).subscriptions()).isEmpty();
         sns.publish(b -> b.topicArn(topic).message("after the farewell"));
         assertThat(received.get("/bye").poll(500, TimeUnit.MILLISECONDS)).as("nothing after the unsubscribe").isNull();
+
+        // the farewell's SubscribeURL (unsigned GET, as a subscriber visits it) restores the same subscription
+        HttpResponse<String> restored = web.send(HttpRequest.newBuilder(URI.create(m.path("SubscribeURL").asText())).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(restored.statusCode()).as(restored.body()).isEqualTo(200);
+        assertThat(restored.body()).contains("<SubscriptionArn>" + arn + "</SubscriptionArn>");
+        assertThat(sns.listSubscriptionsByTopic(b -> b.topicArn(topic)).subscriptions())
+                .extracting(s -> s.subscriptionArn()).containsExactly(arn);
+        sns.publish(b -> b.topicArn(topic).message("welcome back"));
+        assertThat(next("/bye").json().path("Message").asText()).isEqualTo("welcome back");
+        HttpResponse<String> again = web.send(HttpRequest.newBuilder(URI.create(m.path("SubscribeURL").asText())).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(again.statusCode()).as("a restore token works once").isEqualTo(400);
     }
 
     @Test
@@ -300,6 +313,40 @@ class SnsHttpDeliveryTest extends SqsTestBase {
         }
         assertThat(TimeUnit.NANOSECONDS.toMillis(third.atNanos() - first.atNanos())).isGreaterThanOrEqualTo(1_900);
         assertThat(received.get("/flaky").poll(1_500, TimeUnit.MILLISECONDS)).as("no fourth POST after a 200").isNull();
+    }
+
+    @Test
+    void throttlePolicySpacesDeliveriesAndBadDeliveryPoliciesAreRefused() throws Exception {
+        String topic = sns.createTopic(b -> b.name(unique("paced"))).topicArn();
+        String arn = subscribeConfirmed(topic, "/paced", Map.of("DeliveryPolicy",
+                "{\"throttlePolicy\":{\"maxReceivesPerSecond\":4}}"));
+        assertThat(sns.getSubscriptionAttributes(b -> b.subscriptionArn(arn)).attributes().get("EffectiveDeliveryPolicy"))
+                .contains("\"throttlePolicy\":{\"maxReceivesPerSecond\":4}");
+        for (int i = 0; i < 5; i++) {
+            int n = i;
+            sns.publish(b -> b.topicArn(topic).message("paced " + n));
+        }
+        List<Received> got = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            got.add(next("/paced"));
+        }
+        // 5 deliveries at 4 per second: at least 4 gaps of 250 ms between the first and the last
+        assertThat(TimeUnit.NANOSECONDS.toMillis(got.get(4).atNanos() - got.get(0).atNanos())).isGreaterThanOrEqualTo(950);
+        assertThat(got).extracting(r -> r.json().path("Message").asText())
+                .containsExactlyInAnyOrder("paced 0", "paced 1", "paced 2", "paced 3", "paced 4");
+        String metrics = web.send(HttpRequest.newBuilder(URI.create(endpoint + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        assertThat(metric(metrics, "hikyaku_sns_http_deliveries_throttled_total")).isGreaterThanOrEqualTo(1);
+
+        assertThatThrownBy(() -> sns.setSubscriptionAttributes(b -> b.subscriptionArn(arn).attributeName("DeliveryPolicy")
+                .attributeValue("{\"healthyRetryPolicy\":{\"numRetries\":101}}")))
+                .isInstanceOfSatisfying(InvalidParameterException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("Invalid parameter: DeliveryPolicy: healthyRetryPolicy.numRetries must be between 0 and 100"));
+        assertThatThrownBy(() -> sns.setTopicAttributes(b -> b.topicArn(topic).attributeName("DeliveryPolicy")
+                .attributeValue("{\"http\":{\"defaultHealthyRetryPolicy\":{\"backoffFunction\":\"cubic\"}}}")))
+                .isInstanceOfSatisfying(InvalidParameterException.class, e -> assertThat(e.awsErrorDetails().errorMessage())
+                        .isEqualTo("Invalid parameter: DeliveryPolicy: http.defaultHealthyRetryPolicy.backoffFunction must be one of "
+                                + "linear, arithmetic, geometric, exponential"));
     }
 
     @Test

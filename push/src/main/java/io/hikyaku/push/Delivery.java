@@ -50,7 +50,7 @@ final class Delivery implements AutoCloseable {
         }
     }
 
-    private synchronized FunctionInvoker invoker() {
+    synchronized FunctionInvoker invoker() {
         if (invoker == null) {
             invoker = new FunctionInvoker(clock);
         }

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +29,10 @@ public final class PushService implements AutoCloseable {
     private final LambdaApi api;
     private final Map<String, Long> lastLogged = new HashMap<>();
 
-    private PushService(Delivery delivery, EventSourceMappings mappings, ExecutorService apiExecutor) {
+    private final Functions functions;
+
+    private PushService(Delivery delivery, EventSourceMappings mappings, ExecutorService apiExecutor, Functions functions) {
+        this.functions = functions;
         this.delivery = delivery;
         this.mappings = mappings;
         this.apiExecutor = apiExecutor;
@@ -58,7 +62,7 @@ public final class PushService implements AutoCloseable {
             return t;
         });
         EventSourceMappings mappings = new EventSourceMappings(functions, store, new QueueClient(sqs, region), delivery, clock, region, access);
-        PushService service = new PushService(delivery, mappings, apiExecutor);
+        PushService service = new PushService(delivery, mappings, apiExecutor, functions);
         try {
             mappings.loadAndStart();
             for (DeclaredMapping d : config.mappings()) {
@@ -80,6 +84,27 @@ public final class PushService implements AutoCloseable {
 
     public LambdaApi api() {
         return api;
+    }
+
+    /** What became of one invocation for another service (SNS's lambda subscriptions). */
+    public enum InvokeOutcome { DELIVERED, NO_SUCH_FUNCTION, FAILED }
+
+    /**
+     * Invokes the function a full function ARN names (in the ARN's account, the server's region) with {@code event},
+     * as SNS's lambda subscriptions do: the same HTTP call, timeout and signature as a mapping's invocation, with
+     * {@code source} (the subscription ARN) in the header that names a mapping's UUID for mapping calls. A 2xx is
+     * DELIVERED; an error answer, a timeout or no answer is FAILED.
+     */
+    public CompletableFuture<InvokeOutcome> invokeFunction(String functionArn, String source, byte[] event) {
+        String[] parts = functionArn.split(":", -1);
+        String account = parts.length == 7 ? parts[4] : "";
+        String name = functions.nameOf(account, functionArn);
+        FunctionConfig function = name == null ? null : functions.get(account, name).orElse(null);
+        if (function == null) {
+            return CompletableFuture.completedFuture(InvokeOutcome.NO_SUCH_FUNCTION);
+        }
+        return delivery.invoker().invoke(function, source, event)
+                .thenApply(r -> r.ok() ? InvokeOutcome.DELIVERED : InvokeOutcome.FAILED);
     }
 
     /** Every mapping's counters, for a metrics exporter. */

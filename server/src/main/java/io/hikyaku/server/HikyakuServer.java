@@ -293,7 +293,8 @@ public final class HikyakuServer implements AutoCloseable {
                 server.startPush();
                 server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
                         config.region(), security == null ? io.hikyaku.sns.OutboundAllowList.loopbackOnly() : security.outboundAllowList(),
-                        security == null ? null : security.outboundCa(), config.advertisedUrl(), security != null && security.auth() == io.hikyaku.identity.AuthMode.SIGV4);
+                        security == null ? null : security.outboundCa(), config.advertisedUrl(), security != null && security.auth() == io.hikyaku.identity.AuthMode.SIGV4,
+                        new io.hikyaku.server.sns.SnsLambdaFunctions(server::push));
                 // sigv4: each fire is authorized as its execution role (refused until the authentication exists)
                 io.hikyaku.scheduler.ExecutionRoles roles = security != null && security.auth() == io.hikyaku.identity.AuthMode.SIGV4
                         ? new io.hikyaku.server.scheduler.SchedulerExecutionRoles(() -> server.authentication, server.sns::api, config.clock())

@@ -21,6 +21,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * status (4xx, a 3xx redirect, which is never followed), a destination the allow-list refuses, or a used-up schedule
  * hands the delivery to {@link DeadLetters} (the subscription's RedrivePolicy queue, if any).
  * <p>
+ * A subscription whose policy has {@code throttlePolicy.maxReceivesPerSecond} gets its attempts (first tries and
+ * retries alike) spaced at least 1/N s apart: an attempt that would come too early waits on the timer for its slot
+ * (counted in {@code HttpDeliveriesThrottled}) and holds its room in the outbox meanwhile.
+ * <p>
  * Every accepted delivery is written to the {@link OutboxLog} (forced) before the publish answers, and marked when
  * finished, so deliveries pending at a stop or crash are sent again after the restart ({@link #recover}):
  * at-least-once (a POST whose answer or finish mark was lost is repeated). {@code --storage memory} keeps no log.
@@ -54,8 +58,13 @@ final class HttpOutbox implements AutoCloseable {
     private final SnsTopicMetrics metrics;
     final AtomicLong retried = new AtomicLong();
     final AtomicLong queueRetried = new AtomicLong();
+    final AtomicLong lambdaRetried = new AtomicLong();
     final AtomicLong deadLettered = new AtomicLong();
     final AtomicLong refusedFull = new AtomicLong();
+    final AtomicLong throttled = new AtomicLong();
+    private final java.util.function.LongSupplier clock;
+    /** Per throttled subscription: the earliest time (ms, fractional) its next attempt may start. */
+    private final java.util.concurrent.ConcurrentHashMap<String, Double> nextSlot = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean closed;
 
     HttpOutbox(HttpEndpointClient.Poster poster, DeadLetters deadLetters, OutboxLog log, SnsTopicMetrics metrics,
@@ -66,6 +75,7 @@ final class HttpOutbox implements AutoCloseable {
         this.log = log;
         this.capacity = capacity;
         this.workers = workers;
+        this.clock = System::currentTimeMillis;
         this.pool = Executors.newFixedThreadPool(workers, daemon("sns-http-delivery"));
         this.ownTimer = Executors.newSingleThreadScheduledExecutor(daemon("sns-http-retry"));
         this.timer = (task, delay) -> ownTimer.schedule(task, delay, TimeUnit.MILLISECONDS);
@@ -74,6 +84,13 @@ final class HttpOutbox implements AutoCloseable {
     /** Tests: deliveries run on {@code pool}, retries wait on {@code timer}. */
     HttpOutbox(HttpEndpointClient.Poster poster, DeadLetters deadLetters, OutboxLog log, SnsTopicMetrics metrics,
                int capacity, ExecutorService pool, Timer timer) {
+        this(poster, deadLetters, log, metrics, capacity, pool, timer, System::currentTimeMillis);
+    }
+
+    /** Tests: as above, with the clock throttled subscriptions are paced by. */
+    HttpOutbox(HttpEndpointClient.Poster poster, DeadLetters deadLetters, OutboxLog log, SnsTopicMetrics metrics,
+               int capacity, ExecutorService pool, Timer timer, java.util.function.LongSupplier clock) {
+        this.clock = clock;
         this.poster = poster;
         this.metrics = metrics;
         this.deadLetters = deadLetters;
@@ -164,6 +181,31 @@ final class HttpOutbox implements AutoCloseable {
             pending.decrementAndGet(); // stopping: left in the log for the next start
             return;
         }
+        double spacing = d.policy().pacingMillis();
+        if (spacing > 0) {
+            long now = clock.getAsLong();
+            double slot = nextSlot.compute(d.subscriptionArn(), (k, next) -> Math.max(now, next == null ? now : next) + spacing)
+                    - spacing;
+            long wait = (long) Math.ceil(slot - now);
+            if (wait > 0) { // too early for this subscription: its slot comes later
+                throttled.incrementAndGet();
+                try {
+                    timer.schedule(() -> run(() -> send(d, id, retriesDone, waitedSeconds)), wait);
+                } catch (RejectedExecutionException stopped) {
+                    pending.decrementAndGet();
+                }
+                return;
+            }
+        }
+        send(d, id, retriesDone, waitedSeconds);
+    }
+
+    /** One attempt whose slot (if throttled) has come. */
+    private void send(HttpDelivery d, long id, int retriesDone, long waitedSeconds) {
+        if (closed) {
+            pending.decrementAndGet();
+            return;
+        }
         inFlight.incrementAndGet();
         String failure;
         boolean retryable;
@@ -189,7 +231,8 @@ final class HttpOutbox implements AutoCloseable {
         }
         long delay = retryable && !closed ? d.policy().delayBeforeRetry(retriesDone + 1, waitedSeconds) : -1;
         if (delay >= 0) {
-            (QueueCalls.isQueueArn(d.endpoint()) ? queueRetried : retried).incrementAndGet();
+            (QueueCalls.isQueueArn(d.endpoint()) ? queueRetried
+                    : SnsArns.isLambdaArn(d.endpoint()) ? lambdaRetried : retried).incrementAndGet();
             try {
                 timer.schedule(() -> run(() -> attempt(d, id, retriesDone + 1, waitedSeconds + delay)), delay * 1000);
             } catch (RejectedExecutionException stopped) {
@@ -210,8 +253,9 @@ final class HttpOutbox implements AutoCloseable {
     Map<String, Long> counters() {
         return Map.of("HttpDeliveriesPending", (long) pending.get(), "HttpDeliveriesInFlight", (long) inFlight.get(),
                 "HttpOutboxCapacity", (long) capacity, "HttpDeliveriesRetried", retried.get(),
-                "QueueDeliveriesRetried", queueRetried.get(),
-                "HttpDeliveriesDeadLettered", deadLettered.get(), "HttpOutboxFullRefusals", refusedFull.get());
+                "QueueDeliveriesRetried", queueRetried.get(), "LambdaDeliveriesRetried", lambdaRetried.get(),
+                "HttpDeliveriesDeadLettered", deadLettered.get(), "HttpOutboxFullRefusals", refusedFull.get(),
+                "HttpDeliveriesThrottled", throttled.get());
     }
 
     int pending() {

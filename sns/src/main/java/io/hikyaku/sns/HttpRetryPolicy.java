@@ -12,19 +12,29 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * as at SNS. {@link #AWS_MANAGED} is SNS's fixed policy for queue (and Lambda) endpoints, without those caps.
  * Jitter is not applied (deterministic for tests; SNS jitters).
  *
+ * The policy also carries the {@code throttlePolicy.maxReceivesPerSecond} (subscription's, else the topic's
+ * {@code http.defaultThrottlePolicy}) that {@link HttpOutbox} paces the subscription's deliveries by.
+ *
  * @param awsManaged the schedule of an AWS-managed endpoint: not capped (false in outbox lines written before it)
+ * @param maxReceivesPerSecond deliveries per second to the subscription at most; 0 for no limit (outbox lines
+ *                             written before it read 0)
  */
 record HttpRetryPolicy(int numRetries, int numNoDelayRetries, int numMinDelayRetries, int numMaxDelayRetries,
                        int minDelaySeconds, int maxDelaySeconds, String backoffFunction, String contentType,
-                       boolean awsManaged) {
+                       boolean awsManaged, int maxReceivesPerSecond) {
 
     static final int MAX_TOTAL_SECONDS = 3_600;
-    static final HttpRetryPolicy DEFAULT = new HttpRetryPolicy(3, 0, 0, 0, 20, 20, "linear", "text/plain; charset=UTF-8", false);
+    static final HttpRetryPolicy DEFAULT = new HttpRetryPolicy(3, 0, 0, 0, 20, 20, "linear", "text/plain; charset=UTF-8", false, 0);
     /**
      * SNS's policy for SQS and Lambda endpoints: 3 retries at once, 2 one second apart, 10 backing off exponentially
      * from 1 to 20 s, then 100,000 at 20 s: 100,015 retries over about 23 days.
      */
-    static final HttpRetryPolicy AWS_MANAGED = new HttpRetryPolicy(100_015, 3, 2, 100_000, 1, 20, "exponential", "", true);
+    static final HttpRetryPolicy AWS_MANAGED = new HttpRetryPolicy(100_015, 3, 2, 100_000, 1, 20, "exponential", "", true, 0);
+    /**
+     * A lambda subscription: Lambda's asynchronous invocation retries a failed function twice, about a minute and
+     * then two minutes later, before the event goes to the failure destination (here the subscription's DLQ).
+     */
+    static final HttpRetryPolicy LAMBDA_ASYNC = new HttpRetryPolicy(2, 0, 0, 0, 60, 120, "linear", "application/json", true, 0);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static HttpRetryPolicy of(String topicPolicy, String subscriptionPolicy) {
@@ -35,6 +45,8 @@ record HttpRetryPolicy(int numRetries, int numNoDelayRetries, int numMinDelayRet
                 : topic.path("defaultHealthyRetryPolicy");
         JsonNode request = overridesAllowed && sub.path("requestPolicy").has("headerContentType")
                 ? sub.get("requestPolicy") : topic.path("defaultRequestPolicy");
+        JsonNode throttle = overridesAllowed && sub.path("throttlePolicy").has("maxReceivesPerSecond")
+                ? sub.get("throttlePolicy") : topic.path("defaultThrottlePolicy");
         HttpRetryPolicy d = DEFAULT;
         return new HttpRetryPolicy(
                 retry.path("numRetries").asInt(d.numRetries),
@@ -44,7 +56,31 @@ record HttpRetryPolicy(int numRetries, int numNoDelayRetries, int numMinDelayRet
                 Math.max(0, retry.path("minDelayTarget").asInt(d.minDelaySeconds)),
                 Math.max(0, retry.path("maxDelayTarget").asInt(d.maxDelaySeconds)),
                 retry.path("backoffFunction").asText(d.backoffFunction),
-                request.path("headerContentType").asText(d.contentType), false);
+                request.path("headerContentType").asText(d.contentType), false,
+                Math.max(0, throttle.path("maxReceivesPerSecond").asInt(0)));
+    }
+
+    /** A subscription's {@code EffectiveDeliveryPolicy}: this policy in SNS's subscription shape and key order. */
+    String effectiveJson() {
+        com.fasterxml.jackson.databind.node.ObjectNode n = JSON.createObjectNode();
+        n.putObject("healthyRetryPolicy").put("minDelayTarget", minDelaySeconds).put("maxDelayTarget", maxDelaySeconds)
+                .put("numRetries", numRetries).put("numMaxDelayRetries", numMaxDelayRetries)
+                .put("numNoDelayRetries", numNoDelayRetries).put("numMinDelayRetries", numMinDelayRetries)
+                .put("backoffFunction", backoffFunction);
+        n.putNull("sicklyRetryPolicy");
+        if (maxReceivesPerSecond > 0) {
+            n.putObject("throttlePolicy").put("maxReceivesPerSecond", maxReceivesPerSecond);
+        } else {
+            n.putNull("throttlePolicy");
+        }
+        n.putObject("requestPolicy").put("headerContentType", contentType);
+        n.put("guaranteed", false);
+        return n.toString();
+    }
+
+    /** Milliseconds between two deliveries to the subscription, or 0 when it is not throttled. */
+    double pacingMillis() {
+        return maxReceivesPerSecond <= 0 ? 0 : 1000.0 / maxReceivesPerSecond;
     }
 
     private static JsonNode read(String json) {

@@ -82,8 +82,32 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
     }
 
     /**
-     * Queues the UnsubscribeConfirmation of a subscription just deleted (signed like a confirmation, with a fresh
-     * token); skipped when the outbox is full, since an unsubscribe never waits for room.
+     * Queues the SubscriptionConfirmation of a subscription of another account's queue: the same JSON as for HTTP,
+     * put into the queue (a SendMessage the outbox sends and retries like a queue delivery), for the queue's owner to
+     * confirm with its Token or SubscribeURL. With {@code --auth sigv4} the queue's policy must let
+     * {@code sns.amazonaws.com} send for the topic, as for a notification; otherwise nothing is sent and the
+     * subscription stays pending. The room was reserved by the caller (and is given back when nothing is sent).
+     */
+    void sendQueueConfirmation(String subscriptionArn, String topicArn, String queueArn, String token, String baseUrl,
+                               String messageId, long atMillis, String signatureVersion) throws SnsException {
+        try {
+            if (queuePolicy.enforced() && !queuePolicy.allows(topicArn, queueArn, queues.policy(queueArn))) {
+                outbox.release(1);
+                return;
+            }
+        } catch (RuntimeException missingQueue) {
+            outbox.release(1);
+            return;
+        }
+        String body = HttpMessages.confirmation(messageId, topicArn, token, baseUrl, atMillis, signer, signatureVersion);
+        ObjectNode input = JSON.createObjectNode().put("QueueUrl", QueueCalls.queueUrl(queueArn)).put("MessageBody", body);
+        outbox.submit(new HttpDelivery(subscriptionArn, topicArn, queueArn, "SubscriptionConfirmation", messageId,
+                Map.of(), input.toString().getBytes(StandardCharsets.UTF_8), HttpRetryPolicy.AWS_MANAGED));
+    }
+
+    /**
+     * Queues the UnsubscribeConfirmation of a subscription just deleted (signed like a confirmation, with the token
+     * whose SubscribeURL restores the subscription for 2 days); skipped when the outbox is full, since an unsubscribe never waits for room.
      */
     void sendUnsubscribeConfirmation(String subscriptionArn, SnsState.UnsubscribeNotice notice, String token,
                                      String baseUrl, String messageId, long atMillis) {
@@ -105,14 +129,20 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
     }
 
     /** Queues a notification; the room was reserved by the caller. */
-    void sendNotification(PublishedMessage m, SnsPublisher.Target t, String baseUrl, String signatureVersion)
+    void sendNotification(PublishedMessage m, SnsPublisher.Target t, NotificationEnvelopes envelopes)
             throws SnsException {
-        String body = t.raw() ? m.message() : SnsEnvelope.notification(m, false, t.subscriptionArn(), baseUrl, signer,
-                signatureVersion);
+        String body = t.raw() ? m.message() : envelopes.forSubscription(t.subscriptionArn());
         Map<String, String> headers = headers("Notification", m.messageId(), m.topicArn(), t.subscriptionArn(),
                 t.policy(), t.raw());
         outbox.submit(new HttpDelivery(t.subscriptionArn(), m.topicArn(), t.endpoint(), "Notification", m.messageId(),
                 headers, body.getBytes(StandardCharsets.UTF_8), t.policy()));
+    }
+
+    /** Queues a lambda subscription's invocation with Lambda's SNS event; the room was reserved by the caller. */
+    void sendLambdaEvent(PublishedMessage m, SnsPublisher.Target t, NotificationEnvelopes envelopes) throws SnsException {
+        byte[] event = envelopes.lambdaEvent(t.subscriptionArn()).getBytes(StandardCharsets.UTF_8);
+        outbox.submit(new HttpDelivery(t.subscriptionArn(), m.topicArn(), t.endpoint(), "Notification", m.messageId(),
+                Map.of("x-amz-sns-subscription-arn", t.subscriptionArn()), event, t.policy()));
     }
 
     private static Map<String, String> headers(String type, String messageId, String topicArn, String subscriptionArn,
@@ -146,6 +176,13 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
             }
             return parkBody(d.subscriptionArn(), input.path("MessageBody").asText(), input.path("MessageGroupId").asText(null),
                     input.path("MessageDeduplicationId").asText(null));
+        }
+        if (SnsArns.isLambdaArn(d.endpoint())) { // the DLQ gets the notification a queue would have, not the event
+            try {
+                return parkBody(d.subscriptionArn(), NotificationEnvelopes.envelopeOfLambdaEvent(d.body()), null, null);
+            } catch (java.io.IOException e) {
+                return false;
+            }
         }
         return parkBody(d.subscriptionArn(), new String(d.body(), StandardCharsets.UTF_8), null, null);
     }
@@ -206,11 +243,11 @@ final class HttpSubscribers implements HttpOutbox.DeadLetters, AutoCloseable {
         }
     }
 
-    /** The number of targets of {@code targets} that are HTTP/S, whose deliveries need outbox room. */
+    /** The number of targets of {@code targets} that are HTTP/S or lambda, whose deliveries need outbox room. */
     static int httpCount(List<SnsPublisher.Target> targets) {
         int n = 0;
         for (SnsPublisher.Target t : targets) {
-            if (t.isHttp()) {
+            if (t.viaOutbox()) {
                 n++;
             }
         }

@@ -131,10 +131,11 @@ public final class SnsApi {
     private void unsubscribe(String account, String arn, String baseUrl, long now) throws SnsException {
         HttpSubscribers subscribers = publisher == null ? null : publisher.http();
         SnsState.UnsubscribeNotice notice = subscribers == null ? null : topics.read(s -> s.unsubscribeNotice(arn));
-        topics.apply(new SnsCommand.Unsubscribe(account, arn));
+        // the UnsubscribeConfirmation's SubscribeURL carries this token: ConfirmSubscription with it restores the subscription
+        String restoreToken = notice == null ? null : HexFormat.of().formatHex(tokenBytes.get());
+        topics.apply(new SnsCommand.Unsubscribe(account, arn, restoreToken, now));
         if (notice != null) {
-            subscribers.sendUnsubscribeConfirmation(arn, notice, HexFormat.of().formatHex(tokenBytes.get()), baseUrl,
-                    uuids.get().toString(), now);
+            subscribers.sendUnsubscribeConfirmation(arn, notice, restoreToken, baseUrl, uuids.get().toString(), now);
         }
     }
 
@@ -235,6 +236,7 @@ public final class SnsApi {
     private String dispatch(String action, SnsParams p, String account, String requestId, String baseUrl)
             throws SnsException {
         long now = clock.millis();
+        DeliveryPolicyRules.checkRequest(action, p); // before the command: the log may hold policies older checks let in
         switch (action) {
             case "CreateTopic" -> {
                 String arn = topics.apply(new SnsCommand.CreateTopic(account, region, p.required("Name"),
@@ -274,28 +276,43 @@ public final class SnsApi {
                 SnsCommand.Subscribe c = new SnsCommand.Subscribe(account, p.required("TopicArn"), p.required("Protocol"),
                         p.get("Endpoint"), p.map("Attributes"), uuids.get().toString(), token,
                         "arn:aws:iam::" + account + ":root", now);
+                if (c.protocol().equals("lambda") && c.topicArn().endsWith(".fifo")) {
+                    // SNS delivers FIFO topics to SQS queues only (checked here, not in apply: older logs may hold one)
+                    throw SnsException.invalidParameter("Invalid protocol type: lambda");
+                }
                 HttpSubscribers subscribers = publisher == null ? null : publisher.http();
                 // without HTTP delivery (an API-only test) the subscription is kept pending and nothing is ever sent
                 boolean http = subscribers != null && (c.protocol().equals("http") || c.protocol().equals("https"));
+                // another account's queue is confirmed by its owner, from a SubscriptionConfirmation put into it
+                boolean otherAccountsQueue = subscribers != null && c.protocol().equals("sqs") && c.endpoint() != null
+                        && SnsArns.isQueueArn(c.endpoint()) && !c.endpoint().split(":")[4].equals(SnsArns.account(c.topicArn()));
                 if (http) {
                     subscribers.checkEndpoint(c.protocol(), c.endpoint());
+                }
+                boolean confirmable = http || otherAccountsQueue;
+                if (confirmable) {
                     subscribers.outbox().reserve(1); // room for the SubscriptionConfirmation
                 }
                 String arn;
                 try {
                     arn = topics.apply(c).arn();
                 } catch (SnsException refused) {
-                    if (http) {
+                    if (confirmable) {
                         subscribers.outbox().release(1);
                     }
                     throw refused;
                 }
                 boolean pending = topics.read(s -> "true".equals(s.subscriptionAttributes(arn).get("PendingConfirmation")));
-                if (http && pending) {
+                if (confirmable && pending) {
                     SnsState.Confirmation confirmation = topics.read(s -> s.confirmation(arn));
-                    subscribers.sendConfirmation(arn, c.topicArn(), c.endpoint(), confirmation.token(), baseUrl,
-                            uuids.get().toString(), now, confirmation.signatureVersion(), confirmation.policy());
-                } else if (http) {
+                    if (http) {
+                        subscribers.sendConfirmation(arn, c.topicArn(), c.endpoint(), confirmation.token(), baseUrl,
+                                uuids.get().toString(), now, confirmation.signatureVersion(), confirmation.policy());
+                    } else {
+                        subscribers.sendQueueConfirmation(arn, c.topicArn(), c.endpoint(), confirmation.token(), baseUrl,
+                                uuids.get().toString(), now, confirmation.signatureVersion());
+                    }
+                } else if (confirmable) {
                     subscribers.outbox().release(1);
                 }
                 String shown = pending && !"true".equalsIgnoreCase(p.get("ReturnSubscriptionArn")) ? "pending confirmation" : arn;

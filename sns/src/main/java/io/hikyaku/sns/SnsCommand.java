@@ -47,7 +47,15 @@ public sealed interface SnsCommand {
     record ConfirmSubscription(String account, String topicArn, String token, boolean authenticated,
                                long atMillis) implements SnsCommand { }
 
-    record Unsubscribe(String account, String subscriptionArn) implements SnsCommand { }
+    /**
+     * @param restoreToken the token of the UnsubscribeConfirmation's SubscribeURL, which restores the subscription
+     *                     within {@link SnsState#RESTORE_MILLIS}; null when none is sent (and in older journal lines)
+     */
+    record Unsubscribe(String account, String subscriptionArn, String restoreToken, long atMillis) implements SnsCommand {
+        Unsubscribe(String account, String subscriptionArn) {
+            this(account, subscriptionArn, null, 0);
+        }
+    }
 
     record SetSubscriptionAttribute(String account, String subscriptionArn, String name, String value)
             implements SnsCommand { }

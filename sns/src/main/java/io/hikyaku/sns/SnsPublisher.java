@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * queues leaves the first with its copy (the publisher sees an error and may retry, so at-least-once). A queue that
  * refuses client-side (gone, denied) counts as a failed notification and does not fail the publish, as at AWS.
  * HTTP/S subscriptions go through {@link HttpSubscribers}' outbox (off the request path; room is reserved before
- * any queue gets its copy, so a full outbox refuses the whole publish). Lambda subscriptions are not delivered yet.
+ * any queue gets its copy, so a full outbox refuses the whole publish), and so do lambda subscriptions (Lambda's SNS
+ * event, invoked through {@link LambdaInvoker}).
  */
 public final class SnsPublisher {
 
@@ -91,6 +92,15 @@ public final class SnsPublisher {
             return protocol.equals("http") || protocol.equals("https");
         }
 
+        boolean isLambda() {
+            return protocol.equals("lambda");
+        }
+
+        /** Delivered through the outbox (HTTP/S and lambda), which needs room reserved before the publish delivers. */
+        boolean viaOutbox() {
+            return isHttp() || isLambda();
+        }
+
         String topicArn() {
             return SnsArns.topicOfSubscription(subscriptionArn);
         }
@@ -109,6 +119,8 @@ public final class SnsPublisher {
                 }
                 out.add(new Target(s.arn, s.protocol, s.endpoint, raw, s.filter,
                         HttpRetryPolicy.of(topicPolicy, s.attributes.get("DeliveryPolicy"))));
+            } else if (s.protocol.equals("lambda")) {
+                out.add(new Target(s.arn, s.protocol, s.endpoint, false, s.filter, HttpRetryPolicy.LAMBDA_ASYNC));
             }
         }
         return out;
@@ -119,13 +131,11 @@ public final class SnsPublisher {
                                     List<Target> targets) throws SnsException {
         List<Target> matching = new ArrayList<>();
         int filtered = 0;
-        int filteredWithoutAttributes = 0;
+        java.util.EnumMap<FilteredOutReason, Integer> reasons = new java.util.EnumMap<>(FilteredOutReason.class);
         for (Target t : targets) {
             if (t.filter() != null && !t.filter().matches(m.attributes(), m.message())) {
                 filtered++;
-                if (m.attributes().isEmpty() && t.filter().scope() == io.hikyaku.filter.FilterPolicyScope.MessageAttributes) {
-                    filteredWithoutAttributes++;
-                }
+                reasons.merge(FilteredOutReason.of(t.filter(), m.attributes(), m.message()), 1, Integer::sum);
             } else {
                 matching.add(t);
             }
@@ -137,16 +147,25 @@ public final class SnsPublisher {
         String topic = m.topicArn();
         metrics.published(topic, PublishLimits.size(m));
         metrics.count(topic, SnsTopicMetrics.Count.FILTERED_OUT, filtered);
-        metrics.count(topic, SnsTopicMetrics.Count.FILTERED_OUT_NO_MESSAGE_ATTRIBUTES, filteredWithoutAttributes);
+        reasons.forEach((reason, n) -> {
+            if (reason.metric != null) {
+                metrics.count(topic, reason.metric, n);
+            }
+        });
         List<CompletableFuture<Void>> sends = new ArrayList<>();
+        NotificationEnvelopes envelopes = new NotificationEnvelopes(m, fifoTopic, baseUrl, signer, signatureVersion);
         int submitted = 0;
         for (Target t : matching) {
-            if (t.isHttp()) {
+            if (t.viaOutbox()) {
                 if (http == null) {
                     metrics.count(topic, SnsTopicMetrics.Count.FAILED);
                 } else {
                     try {
-                        http.sendNotification(m, t, baseUrl, signatureVersion);
+                        if (t.isLambda()) {
+                            http.sendLambdaEvent(m, t, envelopes);
+                        } else {
+                            http.sendNotification(m, t, envelopes);
+                        }
                     } catch (SnsException logFailed) {
                         http.outbox().release(httpTargets - submitted - 1); // the room the others will not use
                         throw logFailed;
@@ -159,13 +178,12 @@ public final class SnsPublisher {
                 metrics.count(topic, SnsTopicMetrics.Count.FAILED); // SQS takes 10 attributes: SNS drops it as a client error
                 continue;
             }
-            sends.add(send(m, fifoTopic, signatureVersion, baseUrl, t));
+            sends.add(send(m, fifoTopic, envelopes, t));
         }
         return CompletableFuture.allOf(sends.toArray(new CompletableFuture[0]));
     }
 
-    private CompletableFuture<Void> send(PublishedMessage m, boolean fifoTopic, String signatureVersion, String baseUrl,
-                                         Target t) {
+    private CompletableFuture<Void> send(PublishedMessage m, boolean fifoTopic, NotificationEnvelopes envelopes, Target t) {
         String queueArn = t.endpoint();
         boolean fifoQueue = queueArn.endsWith(".fifo");
         ObjectNode input = JSON.createObjectNode().put("QueueUrl", QueueCalls.queueUrl(queueArn));
@@ -183,8 +201,7 @@ public final class SnsPublisher {
                 });
             }
         } else {
-            input.put("MessageBody", SnsEnvelope.notification(m, fifoTopic, t.subscriptionArn(), baseUrl, signer,
-                    signatureVersion));
+            input.put("MessageBody", envelopes.forSubscription(t.subscriptionArn()));
         }
         if (fifoQueue) {
             input.put("MessageGroupId", m.groupId());

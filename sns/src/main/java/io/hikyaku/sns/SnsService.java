@@ -42,6 +42,15 @@ public final class SnsService implements AutoCloseable {
      */
     public static SnsService start(SqsService sqs, Path dataDir, String region, OutboundAllowList allow, Path outboundCa,
                                    String advertisedUrl, boolean enforcePolicies) {
+        return start(sqs, dataDir, region, allow, outboundCa, advertisedUrl, enforcePolicies, LambdaInvoker.NONE);
+    }
+
+    /**
+     * @param lambdas the functions {@code lambda} subscriptions invoke (the push-delivery module's, handed in by the
+     *                server), or {@link LambdaInvoker#NONE}
+     */
+    public static SnsService start(SqsService sqs, Path dataDir, String region, OutboundAllowList allow, Path outboundCa,
+                                   String advertisedUrl, boolean enforcePolicies, LambdaInvoker lambdas) {
         javax.net.ssl.SSLSocketFactory tls = OutboundTrust.sockets(outboundCa); // a bad file fails the start, naming it
         try {
             SnsSigner signer = dataDir == null ? SnsSigner.generate() : SnsSigner.loadOrCreate(dataDir.resolve("sns"));
@@ -51,8 +60,16 @@ public final class SnsService implements AutoCloseable {
             QueueCalls queues = new QueueCalls(sqs, region);
             QueueDeliveryPolicy queuePolicy = new QueueDeliveryPolicy(enforcePolicies);
             HttpEndpointClient.Poster web = new HttpEndpointClient(allow, tls).poster();
-            HttpEndpointClient.Poster poster = (endpoint, headers, body) -> QueueCalls.isQueueArn(endpoint.toString())
-                    ? queues.resend(endpoint, headers, body) : web.post(endpoint, headers, body);
+            HttpEndpointClient.Poster poster = (endpoint, headers, body) -> {
+                String target = endpoint.toString();
+                if (QueueCalls.isQueueArn(target)) {
+                    return queues.resend(endpoint, headers, body);
+                }
+                if (SnsArns.isLambdaArn(target)) {
+                    return lambdas.invoke(target, headers.getOrDefault("x-amz-sns-subscription-arn", ""), body);
+                }
+                return web.post(endpoint, headers, body);
+            };
             HttpSubscribers http = new HttpSubscribers(allow, signer, queues, queuePolicy, poster, outboxLog, metrics,
                     HttpOutbox.DEFAULT_CAPACITY, HttpOutbox.DEFAULT_WORKERS);
             http.attach(topics);

@@ -36,6 +36,12 @@ public final class SnsState {
 
     private final Map<String, Topic> topics = new TreeMap<>();
     private final Map<String, Subscription> subscriptions = new TreeMap<>();
+    /** How long an UnsubscribeConfirmation's SubscribeURL restores the subscription: a token's 2 days, as at SNS. */
+    static final long RESTORE_MILLIS = 2L * 24 * 3600 * 1000;
+    /** Unsubscribed HTTP/S subscriptions by restore token, with the time of the Unsubscribe (pruned after 2 days). */
+    private final Map<String, Restorable> restorable = new TreeMap<>();
+
+    private record Restorable(Subscription subscription, long unsubscribedAtMillis) { }
     private final Map<String, int[]> topicCounts = new TreeMap<>(); // account -> {standard, fifo}
 
     /** What a command produced: the ARN it created or found (CreateTopic, Subscribe, ConfirmSubscription), or null. */
@@ -131,6 +137,7 @@ public final class SnsState {
         if (topic != null) {
             topicCounts.get(topic.account)[topic.fifo ? 1 : 0]--;
             subscriptions.values().removeIf(s -> s.topicArn.equals(topic.arn));
+            restorable.values().removeIf(r -> r.subscription().topicArn.equals(topic.arn));
         }
         return new Result(null); // deleting a missing topic is not an error
     }
@@ -260,6 +267,23 @@ public final class SnsState {
                 return new Result(s.arn);
             }
         }
+        Restorable r = c.token() == null ? null : restorable.get(c.token());
+        if (r != null && r.subscription().topicArn.equals(c.topicArn())
+                && c.atMillis() - r.unsubscribedAtMillis() <= RESTORE_MILLIS) { // an UnsubscribeConfirmation's SubscribeURL
+            restorable.remove(c.token());
+            Subscription s = r.subscription();
+            for (Subscription other : subscriptions.values()) { // subscribed again meanwhile: that one stands
+                if (other.topicArn.equals(s.topicArn) && other.protocol.equals(s.protocol) && other.endpoint.equals(s.endpoint)) {
+                    return new Result(other.arn);
+                }
+            }
+            subscriptions.put(s.arn, s);
+            Topic topic = topics.get(s.topicArn);
+            if (topic.subscriptionsDeleted > 0) {
+                topic.subscriptionsDeleted--;
+            }
+            return new Result(s.arn);
+        }
         throw SnsException.invalidParameter("Token");
     }
 
@@ -275,6 +299,10 @@ public final class SnsState {
         Topic topic = topics.get(s.topicArn);
         if (topic != null) {
             topic.subscriptionsDeleted++;
+        }
+        restorable.values().removeIf(r -> c.atMillis() - r.unsubscribedAtMillis() > RESTORE_MILLIS);
+        if (c.restoreToken() != null) {
+            restorable.put(c.restoreToken(), new Restorable(s, c.atMillis()));
         }
         return new Result(null);
     }
@@ -470,8 +498,9 @@ public final class SnsState {
             }
         }
         if (s.protocol.startsWith("http")) {
-            out.put("EffectiveDeliveryPolicy", s.attributes.getOrDefault("DeliveryPolicy",
-                    SnsDefaults.EFFECTIVE_HTTP_SUBSCRIPTION_DELIVERY_POLICY));
+            Topic t = topics.get(s.topicArn); // the subscription's policy merged with the topic's, as it is applied
+            out.put("EffectiveDeliveryPolicy", HttpRetryPolicy.of(t == null ? null : t.attributes.get("DeliveryPolicy"),
+                    s.attributes.get("DeliveryPolicy")).effectiveJson());
         }
         return out;
     }
@@ -572,6 +601,11 @@ public final class SnsState {
                     .put("authenticated", s.confirmationAuthenticated).put("token", s.token);
             ObjectNode a = n.putObject("attributes");
             s.attributes.forEach(a::put);
+        }
+        if (!restorable.isEmpty()) { // absent when empty: digests of states without any stay as they were
+            ObjectNode rs = root.putObject("restorable");
+            restorable.forEach((token, r) -> rs.putObject(token).put("subscription", r.subscription().arn)
+                    .put("at", r.unsubscribedAtMillis()));
         }
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")

@@ -24,6 +24,8 @@ final class SnsTopicMetrics {
         FAILED("NumberOfNotificationsFailed"),
         FILTERED_OUT("NumberOfNotificationsFilteredOut"),
         FILTERED_OUT_NO_MESSAGE_ATTRIBUTES("NumberOfNotificationsFilteredOut-NoMessageAttributes"),
+        FILTERED_OUT_INVALID_ATTRIBUTES("NumberOfNotificationsFilteredOut-InvalidAttributes"),
+        FILTERED_OUT_INVALID_MESSAGE_BODY("NumberOfNotificationsFilteredOut-InvalidMessageBody"),
         REDRIVEN_TO_DLQ("NumberOfNotificationsRedrivenToDlq"),
         FAILED_TO_REDRIVE_TO_DLQ("NumberOfNotificationsFailedToRedriveToDlq"),
         /** Server-wide only (not an AWS/SNS metric): queue deliveries the target queue's policy denied. */

@@ -52,6 +52,7 @@ final class SubscriptionAttributeRules {
                     throw SnsException.invalidParameter("DeliveryPolicy: only HTTP/S subscriptions take a delivery policy");
                 }
                 if (!v.isEmpty()) {
+                    // ranges: DeliveryPolicyRules, at the request
                     TopicAttributeRules.requireJsonObject(v, "DeliveryPolicy: failed to parse JSON.");
                 }
             }

@@ -43,7 +43,7 @@ final class TopicAttributeRules {
             }
             case "DeliveryPolicy" -> {
                 if (!v.isEmpty()) {
-                    requireJsonObject(v, "DeliveryPolicy: failed to parse JSON.");
+                    requireJsonObject(v, "DeliveryPolicy: failed to parse JSON."); // ranges: DeliveryPolicyRules, at the request
                 }
             }
             case "SignatureVersion" -> {

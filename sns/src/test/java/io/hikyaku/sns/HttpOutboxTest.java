@@ -130,4 +130,65 @@ class HttpOutboxTest {
         assertThat(o.counters()).containsEntry("QueueDeliveriesRetried", 100_015L).containsEntry("HttpDeliveriesRetried", 0L);
         assertThat(metrics.total(SnsTopicMetrics.Count.FAILED)).isEqualTo(1);
     }
+
+    @Test
+    void aThrottledSubscriptionIsPacedAtMaxReceivesPerSecondOnTheClock() throws Exception {
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(1_000_000);
+        List<Long> sentAt = new ArrayList<>();
+        List<long[]> timers = new ArrayList<>(); // {due, index into tasks}
+        List<Runnable> tasks = new ArrayList<>();
+        HttpOutbox o = new HttpOutbox((u, h, b) -> {
+            sentAt.add(now.get());
+            return sentAt.size() == 2 ? 500 : 200; // the second message fails once: its retry is paced too
+        }, (d, why) -> parked.add(d.messageId()), OutboxLog.memory(), metrics, 10, new DirectExecutor(),
+                (task, delay) -> {
+                    timers.add(new long[] {now.get() + delay, tasks.size()});
+                    tasks.add(task);
+                }, now::get);
+        HttpRetryPolicy fourPerSecond = HttpRetryPolicy.of(null, "{\"healthyRetryPolicy\":{\"numRetries\":1,"
+                + "\"numNoDelayRetries\":1},\"throttlePolicy\":{\"maxReceivesPerSecond\":4}}");
+        assertThat(fourPerSecond.maxReceivesPerSecond()).isEqualTo(4);
+        o.reserve(3);
+        for (String id : List.of("a", "b", "c")) {
+            o.submit(delivery(id, fourPerSecond));
+        }
+        while (!timers.isEmpty()) { // advance the clock to the earliest timer and run it
+            long[] next = timers.stream().min(java.util.Comparator.comparingLong(t -> t[0])).orElseThrow();
+            timers.remove(next);
+            now.set(Math.max(now.get(), next[0]));
+            tasks.get((int) next[1]).run();
+        }
+        assertThat(sentAt).containsExactly(1_000_000L, 1_000_250L, 1_000_500L, 1_000_750L);
+        assertThat(o.counters().get("HttpDeliveriesThrottled")).isEqualTo(3L);
+        assertThat(metrics.total(SnsTopicMetrics.Count.DELIVERED)).isEqualTo(3);
+        assertThat(parked).isEmpty();
+        assertThat(o.pending()).isZero();
+    }
+
+    @Test
+    void aFailingFunctionIsRetriedTwiceAMinuteThenTwoMinutesApartThenParked() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        HttpOutbox o = outbox((u, h, b) -> {
+            calls.incrementAndGet();
+            return LambdaInvoker.FAILED;
+        }, 10);
+        o.reserve(2);
+        o.submit(new HttpDelivery("arn:aws:sns:us-east-1:000000000000:t:s1", "arn:aws:sns:us-east-1:000000000000:t",
+                "arn:aws:lambda:us-east-1:000000000000:function:fn", "Notification", "l1", Map.of(), "{}".getBytes(),
+                HttpRetryPolicy.LAMBDA_ASYNC));
+        runTimers();
+        assertThat(calls).hasValue(3);
+        assertThat(delays).containsExactly(60_000L, 120_000L);
+        assertThat(parked).containsExactly("l1: the endpoint answered HTTP 500");
+        assertThat(o.counters()).containsEntry("LambdaDeliveriesRetried", 2L).containsEntry("HttpDeliveriesRetried", 0L);
+        o.submit(new HttpDelivery("arn:aws:sns:us-east-1:000000000000:t:s1", "arn:aws:sns:us-east-1:000000000000:t",
+                "arn:aws:lambda:us-east-1:000000000000:function:gone", "Notification", "l2", Map.of(), "{}".getBytes(),
+                HttpRetryPolicy.LAMBDA_ASYNC));
+        assertThat(parked).hasSize(1); // still failing (500): the second one waits for its retries
+        HttpOutbox missing = outbox((u, h, b) -> LambdaInvoker.NO_SUCH_FUNCTION, 10);
+        missing.reserve(1);
+        missing.submit(new HttpDelivery("s", "t", "arn:aws:lambda:us-east-1:000000000000:function:gone", "Notification",
+                "l3", Map.of(), "{}".getBytes(), HttpRetryPolicy.LAMBDA_ASYNC));
+        assertThat(parked).contains("l3: the endpoint answered HTTP 404"); // a missing function is not retried
+    }
 }

@@ -122,6 +122,25 @@ class SnsStateTest {
     }
 
     @Test
+    void anUnsubscribeConfirmationsTokenRestoresTheSubscriptionOnceWithinTwoDays() throws Exception {
+        String topic = state.apply(create("restore", Map.of())).arn();
+        String http = state.apply(subscribe(topic, "http", "http://127.0.0.1:1/h", Map.of("RawMessageDelivery", "true"))).arn();
+        state.apply(new SnsCommand.ConfirmSubscription(ACCOUNT, topic, "token-" + ids, false, 3L));
+        String before = state.digest();
+        state.apply(new SnsCommand.Unsubscribe(ACCOUNT, http, "restore-1", 10L));
+        assertThat(state.digest()).isNotEqualTo(before);
+        refused(() -> state.subscriptionAttributes(http), "NotFound", 404, "Subscription does not exist");
+        assertThat(state.apply(new SnsCommand.ConfirmSubscription(ACCOUNT, topic, "restore-1", false, 20L)).arn()).isEqualTo(http);
+        assertThat(state.subscriptionAttributes(http)).containsEntry("RawMessageDelivery", "true")
+                .containsEntry("PendingConfirmation", "false");
+        refused(() -> state.apply(new SnsCommand.ConfirmSubscription(ACCOUNT, topic, "restore-1", false, 30L)),
+                "InvalidParameter", 400, "Invalid parameter: Token");
+        state.apply(new SnsCommand.Unsubscribe(ACCOUNT, http, "restore-2", 100L));
+        refused(() -> state.apply(new SnsCommand.ConfirmSubscription(ACCOUNT, topic, "restore-2", false,
+                100L + SnsState.RESTORE_MILLIS + 1)), "InvalidParameter", 400, "Invalid parameter: Token");
+    }
+
+    @Test
     void filterPoliciesInTerraformsOrderAndTheirRefusals() throws Exception {
         String topic = state.apply(create("orders", Map.of())).arn();
         String sub = state.apply(subscribe(topic, "sqs", QUEUE, Map.of())).arn();

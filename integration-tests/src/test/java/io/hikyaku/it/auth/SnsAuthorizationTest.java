@@ -97,6 +97,44 @@ class SnsAuthorizationTest extends AuthTestBase {
         }
     }
 
+    @Test
+    void anotherAccountsQueueGetsTheConfirmationOnlyWhenItsPolicyLetsTheTopicSend() throws Exception {
+        try (SnsClient root = sns(ROOT_A, ROOT_A_SECRET)) {
+            SqsClient sqsB = sqs(ROOT_B, ROOT_B_SECRET);
+            String topic = root.createTopic(b -> b.name("to-b")).topicArn();
+            String closed = sqsB.createQueue(b -> b.queueName("b-closed")).queueUrl();
+            String open = sqsB.createQueue(b -> b.queueName("b-open")).queueUrl();
+            String allow = "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":{\"Service\":"
+                    + "\"sns.amazonaws.com\"},\"Action\":\"sqs:SendMessage\",\"Resource\":\"arn:aws:sqs:us-east-1:" + B
+                    + ":b-open\",\"Condition\":{\"ArnEquals\":{\"aws:SourceArn\":\"" + topic + "\"}}}]}";
+            sqsB.setQueueAttributes(b -> b.queueUrl(open).attributes(java.util.Map.of(QueueAttributeName.POLICY, allow)));
+            assertThat(root.subscribe(b -> b.topicArn(topic).protocol("sqs").endpoint("arn:aws:sqs:us-east-1:" + B + ":b-closed"))
+                    .subscriptionArn()).isEqualTo("pending confirmation");
+            assertThat(root.subscribe(b -> b.topicArn(topic).protocol("sqs").endpoint("arn:aws:sqs:us-east-1:" + B + ":b-open"))
+                    .subscriptionArn()).isEqualTo("pending confirmation");
+            java.util.List<software.amazon.awssdk.services.sqs.model.Message> got = new java.util.ArrayList<>();
+            for (int i = 0; i < 40 && got.isEmpty(); i++) {
+                got.addAll(sqsB.receiveMessage(b -> b.queueUrl(open)).messages());
+                Thread.sleep(got.isEmpty() ? 250 : 0);
+            }
+            assertThat(got).hasSize(1);
+            var confirmation = new com.fasterxml.jackson.databind.ObjectMapper().readTree(got.get(0).body());
+            assertThat(confirmation.path("Type").asText()).isEqualTo("SubscriptionConfirmation");
+            assertThat(sqsB.receiveMessage(b -> b.queueUrl(closed)).messages()).as("no policy lets the topic in").isEmpty();
+            // the queue's owner confirms through the SubscribeURL (unsigned, as SNS serves it whatever the auth)
+            var confirmed = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    URI.create(confirmation.path("SubscribeURL").asText())).GET().build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(confirmed.statusCode()).as(confirmed.body()).isEqualTo(200);
+            assertThat(root.listSubscriptionsByTopic(b -> b.topicArn(topic)).subscriptions())
+                    .extracting(x -> x.subscriptionArn()).filteredOn(x -> x.startsWith(topic + ":")).hasSize(1);
+            sqsB.deleteMessage(b -> b.queueUrl(open).receiptHandle(got.get(0).receiptHandle()));
+            root.publish(b -> b.topicArn(topic).message("to B"));
+            assertThat(sqsB.receiveMessage(b -> b.queueUrl(open)).messages()).singleElement()
+                    .satisfies(m -> assertThat(m.body()).contains("\"Message\":\"to B\""));
+        }
+    }
+
     private static String snsPolicy(String effect, String queue, String topic) {
         return "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"" + effect + "\",\"Principal\":{\"Service\":"
                 + "\"sns.amazonaws.com\"},\"Action\":\"sqs:SendMessage\",\"Resource\":\"arn:aws:sqs:us-east-1:" + A

@@ -131,4 +131,32 @@ class SnsCloudWatchMetricsTest extends SqsTestBase {
                 .startTime(later.minus(Duration.ofMinutes(10))).endTime(later).period(60).statistics(Statistic.SUM)).datapoints();
         assertThat(perMinute).extracting(Datapoint::sum).containsExactlyInAnyOrder(2.0, 1.0);
     }
+
+    @Test
+    void malformedAttributesAndBodiesCountInTheirFilteredOutParts() {
+        String topicName = unique("parts");
+        String topic = sns.createTopic(b -> b.name(topicName)).topicArn();
+        String byAttribute = unique("by-attribute");
+        String byBody = unique("by-body");
+        createQueue(byAttribute);
+        createQueue(byBody);
+        sns.subscribe(b -> b.topicArn(topic).protocol("sqs").endpoint(arn(byAttribute))
+                .attributes(Map.of("FilterPolicy", "{\"sizes\":[\"L\"]}")));
+        sns.subscribe(b -> b.topicArn(topic).protocol("sqs").endpoint(arn(byBody))
+                .attributes(Map.of("FilterPolicyScope", "MessageBody", "FilterPolicy", "{\"kind\":[\"shoes\"]}")));
+        // not JSON (body scope: InvalidMessageBody) with a String.Array that is not an array (InvalidAttributes)
+        sns.publish(b -> b.topicArn(topic).message("not json")
+                .messageAttributes(Map.of("sizes", MessageAttributeValue.builder().dataType("String.Array").stringValue("[\"L\"").build())));
+        // a JSON body that does not match, with a well-formed attribute that does not match: in neither part
+        sns.publish(b -> b.topicArn(topic).message("{\"kind\":\"hats\"}")
+                .messageAttributes(Map.of("sizes", MessageAttributeValue.builder().dataType("String.Array").stringValue("[\"S\"]").build())));
+        nextMinute();
+        assertThat(one(topicName, "NumberOfNotificationsFilteredOut", Statistic.SUM).sum()).isEqualTo(4.0);
+        assertThat(one(topicName, "NumberOfNotificationsFilteredOut-InvalidAttributes", Statistic.SUM).sum()).isEqualTo(1.0);
+        assertThat(one(topicName, "NumberOfNotificationsFilteredOut-InvalidMessageBody", Statistic.SUM).sum()).isEqualTo(1.0);
+        List<Metric> listed = cw.listMetrics(b -> b.namespace("AWS/SNS")
+                .dimensions(DimensionFilter.builder().name("TopicName").value(topicName).build())).metrics();
+        assertThat(listed).extracting(Metric::metricName).doesNotContain("NumberOfNotificationsFilteredOut-NoMessageAttributes",
+                "NumberOfNotificationsDelivered");
+    }
 }

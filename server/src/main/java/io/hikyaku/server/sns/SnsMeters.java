@@ -22,12 +22,16 @@ public final class SnsMeters {
             counter hikyaku.sns.notifications.delivered NumberOfNotificationsDelivered Notifications delivered to queues and HTTP/S endpoints (AWS/SNS NumberOfNotificationsDelivered)
             counter hikyaku.sns.notifications.failed NumberOfNotificationsFailed Notifications that failed for good (AWS/SNS NumberOfNotificationsFailed)
             counter hikyaku.sns.notifications.filtered.out NumberOfNotificationsFilteredOut Notifications a subscription's filter policy dropped (AWS/SNS NumberOfNotificationsFilteredOut)
+            counter hikyaku.sns.notifications.filtered.out.no.message.attributes NumberOfNotificationsFilteredOut-NoMessageAttributes Notifications filtered out because the message had no attributes (AWS/SNS NumberOfNotificationsFilteredOut-NoMessageAttributes)
+            counter hikyaku.sns.notifications.filtered.out.invalid.attributes NumberOfNotificationsFilteredOut-InvalidAttributes Notifications filtered out because an attribute was malformed (AWS/SNS NumberOfNotificationsFilteredOut-InvalidAttributes)
+            counter hikyaku.sns.notifications.filtered.out.invalid.message.body NumberOfNotificationsFilteredOut-InvalidMessageBody Notifications filtered out because the body is not a JSON object under a body-scope policy (AWS/SNS NumberOfNotificationsFilteredOut-InvalidMessageBody)
             counter hikyaku.sns.notifications.redriven.to.dlq NumberOfNotificationsRedrivenToDlq Failed notifications moved to the subscription's DLQ (AWS/SNS NumberOfNotificationsRedrivenToDlq)
             counter hikyaku.sns.notifications.failed.to.redrive.to.dlq NumberOfNotificationsFailedToRedriveToDlq Failed notifications the subscription's DLQ did not take (AWS/SNS NumberOfNotificationsFailedToRedriveToDlq)
             counter hikyaku.sns.notifications.denied.by.queue.policy NotificationsDeniedByQueuePolicy Queue deliveries the target queue's policy denied to sns.amazonaws.com
             counter hikyaku.sns.queue.deliveries.retried QueueDeliveriesRetried Queue delivery attempts scheduled again after a server-side refusal
             counter hikyaku.sns.http.deliveries.retried HttpDeliveriesRetried HTTP/S delivery attempts scheduled again after a failure
             counter hikyaku.sns.http.deliveries.dead.lettered HttpDeliveriesDeadLettered HTTP/S deliveries that failed for good and went to the subscription's DLQ
+            counter hikyaku.sns.http.deliveries.throttled HttpDeliveriesThrottled HTTP/S delivery attempts held back by the subscription's throttlePolicy.maxReceivesPerSecond
             counter hikyaku.sns.http.outbox.full.refusals HttpOutboxFullRefusals Publishes and subscribes refused (Throttled) because the HTTP outbox was full
             gauge hikyaku.sns.http.deliveries.pending HttpDeliveriesPending HTTP/S deliveries queued, waiting to retry or in flight
             gauge hikyaku.sns.http.deliveries.in.flight HttpDeliveriesInFlight HTTP/S POSTs being sent now
