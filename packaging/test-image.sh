@@ -195,10 +195,10 @@ wait_ready
 APP_EXIT=""
 for _ in $(seq 1 120); do
   APP_EXIT="$("${PODMAN[@]}" inspect -f '{{.State.Status}} {{.State.ExitCode}}' "$NAME-compose_app_1" 2>/dev/null || true)"
-  [[ "$APP_EXIT" == exited* ]] && break
+  [[ "$APP_EXIT" == exited* || "$APP_EXIT" == stopped* ]] && break   # podman 4.3 says either
   sleep 0.5
 done
-[[ "$APP_EXIT" = "exited 0" ]] || { "${PODMAN[@]}" logs "$NAME-compose_app_1" >&2 || true; fail "the compose example's app: $APP_EXIT"; }
+[[ "$APP_EXIT" = "exited 0" || "$APP_EXIT" = "stopped 0" ]] || { "${PODMAN[@]}" logs "$NAME-compose_app_1" >&2 || true; fail "the compose example's app: $APP_EXIT"; }
 python3 - "$PORT" <<'EOF'
 import sys, boto3
 sqs = boto3.client("sqs", endpoint_url=f"http://127.0.0.1:{sys.argv[1]}", region_name="us-east-1",
