@@ -123,7 +123,8 @@ if [[ -d "$JRE" ]]; then
 else
   log "runtime: jlink $MODULES ..."
   rm -rf "$JRE.tmp"
-  # No CDS archive (--generate-cds-archive, 12 MB): it saves ~0.1 s of a start that takes ~2 s.
+  # No CDS archive (--generate-cds-archive, 12 MB): it holds only JDK classes; the server's start is mostly its
+  # own classes and RocksDB (docs/benchmarks.md, "Container image").
   jlink --add-modules "$MODULES" --strip-debug --no-header-files --no-man-pages --compress=2 --output "$JRE.tmp"
   # Debian's libjvm.so keeps its symbol tables (~3 MB); the dynamic symbols the JVM needs stay.
   find "$JRE.tmp" -name '*.so' -exec strip --strip-unneeded {} +
