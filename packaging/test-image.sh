@@ -4,17 +4,20 @@
 # and a loopback port, drives it with boto3 (create, send, receive, delete), stops it with SIGTERM
 # (exit 143 within a few seconds), starts a second container on the same volume and receives a message
 # sent before the stop, runs the HEALTHCHECK, checks the server runs as uid 10001 and the image size;
-# then runs packaging/examples/kubernetes.yaml with `podman kube play` the same way (twice, on its volume).
-# Everything it made (containers, volume, storage) is removed at the end.
-# Env: HIKYAKU_IMAGE_TEST_PORT (default 9861, loopback), HIKYAKU_IMAGE_MAX_MB (default 170).
+# then runs packaging/examples/kubernetes.yaml with `podman kube play` the same way (twice, on its volume),
+# packaging/examples/compose.yaml with podman-compose (its application sends a message by the service name,
+# boto3 receives it), and the Testcontainers module's container tests (testcontainers/: HikyakuContainerTest and
+# LocalStackDropInTest, Testcontainers' own LocalStackContainer) through podman's Docker-compatible socket.
+# Everything it made (containers, volumes, networks, storage, the socket's service) is removed at the end.
+# Env: HIKYAKU_IMAGE_TEST_PORT (default 9861, loopback), HIKYAKU_IMAGE_MAX_MB (default 100).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PORT="${HIKYAKU_IMAGE_TEST_PORT:-9861}"
-MAX_MB="${HIKYAKU_IMAGE_MAX_MB:-170}"
+MAX_MB="${HIKYAKU_IMAGE_MAX_MB:-100}"
 log() { echo "test-image: $*" >&2; }
 fail() { log "FAILED: $*"; exit 1; }
-for tool in podman runc python3; do
-  command -v "$tool" >/dev/null || fail "$tool is missing (.ci/run installs podman runc catatonit buildah umoci skopeo mmdebstrap)"
+for tool in podman runc python3 podman-compose mvn; do
+  command -v "$tool" >/dev/null || fail "$tool is missing (.ci/run installs podman runc catatonit buildah umoci skopeo mmdebstrap podman-compose)"
 done
 python3 -c 'import boto3' 2>/dev/null || fail "python3 boto3 is missing"
 
@@ -27,8 +30,27 @@ NOFILE="$(ulimit -Hn)"; [[ "$NOFILE" = unlimited || "$NOFILE" -gt 65536 ]] && NO
 RUN_OPTS=(--ulimit "nofile=$NOFILE:$NOFILE" --ulimit nproc=32768:32768)
 NAME="hikyaku-image-test-$$"
 VOLUME="$NAME-data"
+SOCKET_PID=""
+# The same storage and run settings for what takes no flags (podman-compose, the socket's service).
+cat > "$D/storage.conf" <<EOF
+[storage]
+driver = "overlay"
+graphroot = "$D/storage"
+runroot = "$D/run"
+EOF
+cat > "$D/containers.conf" <<EOF
+[containers]
+default_ulimits = ["nofile=$NOFILE:$NOFILE", "nproc=32768:32768"]
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+events_logger = "file"
+tmp_dir = "$D/libpod"
+EOF
 cleanup() {
+  [[ -n "$SOCKET_PID" ]] && kill "$SOCKET_PID" >/dev/null 2>&1 || true
   "${PODMAN[@]}" rm -f -t 0 "$NAME-1" "$NAME-2" >/dev/null 2>&1 || true
+  "${PODMAN[@]}" pod rm -a -f >/dev/null 2>&1 || true
   "${PODMAN[@]}" volume rm -f "$VOLUME" >/dev/null 2>&1 || true
   "${PODMAN[@]}" rmi -a -f >/dev/null 2>&1 || true
   "${PODMAN[@]}" system reset -f >/dev/null 2>&1 || true
@@ -122,7 +144,6 @@ EXIT="$("${PODMAN[@]}" inspect -f '{{.State.ExitCode}}' "$NAME-2")"
 # The Kubernetes example (packaging/examples/kubernetes.yaml) as `podman kube play` runs it: the file as
 # shipped plus a loopback hostPort (kube play publishes only host ports); podman's default rlimits
 # cannot be set here, so a containers.conf of the test gives the same ulimits as above.
-printf '[containers]\ndefault_ulimits = ["nofile=%s:%s", "nproc=32768:32768"]\n' "$NOFILE" "$NOFILE" > "$D/containers.conf"
 python3 - "$ROOT/packaging/examples/kubernetes.yaml" "$D/kubernetes.yaml" "$PORT" <<'EOF'
 import sys
 src, dst, port = sys.argv[1:]
@@ -164,5 +185,52 @@ wait_ready
 client second
 kube down "$D/kubernetes-again.yaml"
 log "OK: Kubernetes example (kube play, volume kept across pods)"
+
+# The compose example as shipped, on a loopback host port: the application container sends a message to
+# http://hikyaku:9324 (the service name, resolved by aardvark-dns), boto3 on the host receives it.
+COMPOSE=(env CONTAINERS_CONF="$D/containers.conf" CONTAINERS_STORAGE_CONF="$D/storage.conf" HIKYAKU_HOST_PORT="$PORT"
+         podman-compose -p "$NAME-compose" -f "$ROOT/packaging/examples/compose.yaml")
+"${COMPOSE[@]}" up -d > "$D/compose-up.log" 2>&1 || { cat "$D/compose-up.log" >&2; fail "podman-compose up"; }
+wait_ready
+APP_EXIT=""
+for _ in $(seq 1 120); do
+  APP_EXIT="$("${PODMAN[@]}" inspect -f '{{.State.Status}} {{.State.ExitCode}}' "$NAME-compose_app_1" 2>/dev/null || true)"
+  [[ "$APP_EXIT" == exited* || "$APP_EXIT" == stopped* ]] && break   # podman 4.3 says either
+  sleep 0.5
+done
+[[ "$APP_EXIT" = "exited 0" || "$APP_EXIT" = "stopped 0" ]] || { "${PODMAN[@]}" logs "$NAME-compose_app_1" >&2 || true; fail "the compose example's app: $APP_EXIT"; }
+python3 - "$PORT" <<'EOF'
+import sys, boto3
+sqs = boto3.client("sqs", endpoint_url=f"http://127.0.0.1:{sys.argv[1]}", region_name="us-east-1",
+                   aws_access_key_id="test", aws_secret_access_key="test")
+url = sqs.get_queue_url(QueueName="orders")["QueueUrl"]
+got = sqs.receive_message(QueueUrl=url, WaitTimeSeconds=5).get("Messages", [])
+assert [m["Body"] for m in got] == ["order 1 from the app"], got
+attrs = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["RedrivePolicy", "VisibilityTimeout"])["Attributes"]
+assert "orders-dlq" in attrs["RedrivePolicy"] and attrs["VisibilityTimeout"] == "30", attrs
+EOF
+"${COMPOSE[@]}" down -v > "$D/compose-down.log" 2>&1 || { cat "$D/compose-down.log" >&2; fail "podman-compose down"; }
+log "OK: compose example (the app reached hikyaku by its service name; config file queues)"
+
+# The Testcontainers module's container tests, through podman's Docker-compatible socket on this storage
+# (docs: ../shared/reference/containers-here.md): Ryuk would need a registry; /.dockerenv makes
+# Testcontainers take the bridge gateway for the host, hence the override.
+SOCKET="$D/podman.sock"
+CONTAINERS_CONF="$D/containers.conf" CONTAINERS_STORAGE_CONF="$D/storage.conf" \
+  setsid podman system service --time=0 "unix://$SOCKET" > "$D/socket.log" 2>&1 &
+SOCKET_PID=$!
+for _ in $(seq 1 50); do [[ -S "$SOCKET" ]] && break; sleep 0.2; done
+[[ -S "$SOCKET" ]] || { cat "$D/socket.log" >&2; fail "podman's socket did not start"; }
+TC0=$(date +%s)
+(cd "$ROOT" && DOCKER_HOST="unix://$SOCKET" TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
+  mvn -B -q -ntp -pl testcontainers test -Dhikyaku.skipImageTests=false) > "$D/testcontainers.log" 2>&1 \
+  || { tail -n 80 "$D/testcontainers.log" >&2; fail "the Testcontainers module's container tests"; }
+for t in HikyakuContainerTest LocalStackDropInTest; do
+  grep -q 'tests="1" errors="0" skipped="0" failures="0"' "$ROOT/testcontainers/target/surefire-reports/TEST-io.hikyaku.testcontainers.$t.xml" \
+    || fail "$t did not run and pass (see testcontainers/target/surefire-reports)"
+done
+kill "$SOCKET_PID" && wait "$SOCKET_PID" 2>/dev/null || true
+SOCKET_PID=""
+log "OK: Testcontainers HikyakuContainerTest and LocalStackDropInTest (LocalStackContainer on hikyaku:latest) in $(( $(date +%s) - TC0 )) s"
 
 log "OK: image $SIZE_MB MB, build ${BUILD_S} s, SIGTERM exit 143 in $STOP_MS ms, total $(( $(date +%s) - T0 )) s"

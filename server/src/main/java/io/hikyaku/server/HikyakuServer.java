@@ -368,7 +368,8 @@ public final class HikyakuServer implements AutoCloseable {
                 .lambda(() -> push == null ? null : push.api())
                 .sns(() -> sns == null ? null : sns.api())
                 .kms(() -> kms == null ? null : kms.api())
-                .scheduler(() -> scheduler == null ? null : scheduler.api());
+                .scheduler(() -> scheduler == null ? null : scheduler.api())
+                .localStackHealth(config.localStackParity());
         if (clusterMode != null) {
             dispatcher.cluster(clusterMode.routing(cloudWatch == null ? null : cloudWatch::accepts, config.maxBodyBytes()));
         }

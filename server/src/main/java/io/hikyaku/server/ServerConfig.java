@@ -35,17 +35,22 @@ import java.util.Objects;
  *                      thread (docs/architecture.md "Engine shards"); 1 = one engine for everything
  * @param indexWindow   per queue, visible messages kept in the in-memory index at most (the rest stay on
  *                      disk, paged in as the queue drains; ENGINE.md "Memory"); {@link #MIN_INDEX_WINDOW}..{@link #MAX_INDEX_WINDOW}
+ * @param localStackParity answer as Testcontainers' LocalStack module expects: port {@link #LOCALSTACK_PORT} unless a
+ *                      port is given, a {@code Ready.} line once serving, {@code GET /_localstack/health}
+ *                      (docs/moving-from-other-emulators.md)
  */
 public record ServerConfig(String host, int port, String accountId, String region, String advertisedUrl,
                            StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
                            List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog,
                            Cooldowns cooldowns, PushConfig push, long maxIndexedMessages, Path journal, boolean metrics,
-                           long indexWindow, int engineShards) {
+                           long indexWindow, int engineShards, boolean localStackParity) {
 
     /** Engines side by side at most (each has an engine thread and a timer thread). */
     public static final int MAX_ENGINE_SHARDS = 64;
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 9324;
+    /** LocalStack's edge port: the default port with {@code --localstack-parity}. */
+    public static final int LOCALSTACK_PORT = 4566;
     public static final String DEFAULT_ACCOUNT_ID = "000000000000";
     public static final String DEFAULT_REGION = "us-east-1";
     public static final Path DEFAULT_DATA_DIR = Path.of("data");
@@ -109,64 +114,64 @@ public record ServerConfig(String host, int port, String accountId, String regio
         return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_ACCOUNT_ID, DEFAULT_REGION, null,
                 StorageMode.ROCKSDB, DEFAULT_DATA_DIR, DurabilityMode.FSYNC, Clock.systemUTC(), List.of(),
                 DEFAULT_MAX_BODY_BYTES, LogFormat.TEXT, false, Cooldowns.AWS, PushConfig.NONE, 0, null, true,
-                DEFAULT_INDEX_WINDOW, 1);
+                DEFAULT_INDEX_WINDOW, 1, false);
     }
 
     public ServerConfig withHost(String value) {
-        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
+        return new ServerConfig(value, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     public ServerConfig withPort(int value) {
-        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
+        return new ServerConfig(host, value, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     public ServerConfig withAccountId(String value) {
-        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
+        return new ServerConfig(host, port, value, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     public ServerConfig withRegion(String value) {
-        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
+        return new ServerConfig(host, port, accountId, value, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     /** null means: build queue URLs from each request's Host header. */
     public ServerConfig withAdvertisedUrl(String value) {
-        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
+        return new ServerConfig(host, port, accountId, region, value, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     public ServerConfig withStorage(StorageMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, value, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     public ServerConfig withDataDir(Path value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, value, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     public ServerConfig withDurability(DurabilityMode value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, value, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     public ServerConfig withClock(Clock value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, value, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     public ServerConfig withQueues(List<QueueDefinition> value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, value, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     public ServerConfig withMaxBodyBytes(int value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, value, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     public ServerConfig withLogFormat(LogFormat value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, value, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     public ServerConfig withAccessLog(boolean value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, value, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     public ServerConfig withPush(PushConfig value) {
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, value, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, value, maxIndexedMessages, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     /** A queue URL is this plus {@code /account/name}: a query or fragment would end up in the middle of it. */
@@ -190,37 +195,52 @@ public record ServerConfig(String host, int port, String accountId, String regio
 
     public ServerConfig withCooldowns(Cooldowns value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, value, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards);
+                maxBodyBytes, logFormat, accessLog, value, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     /** The index budget; 0 = derived from the max heap. */
     public ServerConfig withMaxIndexedMessages(long value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, value, journal, metrics, indexWindow, engineShards);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, value, journal, metrics, indexWindow, engineShards, localStackParity);
     }
 
     /** The journal file (every applied command appended); null = none. */
     public ServerConfig withJournal(Path value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, value, metrics, indexWindow, engineShards);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, value, metrics, indexWindow, engineShards, localStackParity);
     }
 
     /** Metrics on or off. */
     public ServerConfig withMetrics(boolean value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, value, indexWindow, engineShards);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, value, indexWindow, engineShards, localStackParity);
     }
 
     /** The per-queue index window (visible messages indexed per queue). */
     public ServerConfig withIndexWindow(long value) {
         return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues,
-                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, value, engineShards);
+                maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, value, engineShards, localStackParity);
     }
 
     /** The message for an index window out of range ({@link #MIN_INDEX_WINDOW}..{@link #MAX_INDEX_WINDOW}). */
     public static String indexWindowRule(long value) {
         return "the index window must be " + MIN_INDEX_WINDOW + ".." + MAX_INDEX_WINDOW
                 + " visible messages per queue, got " + value;
+    }
+
+    /** Without LocalStack parity (the form before the option existed). */
+    public ServerConfig(String host, int port, String accountId, String region, String advertisedUrl,
+                        StorageMode storage, Path dataDir, DurabilityMode durability, Clock clock,
+                        List<QueueDefinition> queues, int maxBodyBytes, LogFormat logFormat, boolean accessLog,
+                        Cooldowns cooldowns, PushConfig push, long maxIndexedMessages, Path journal, boolean metrics,
+                        long indexWindow, int engineShards) {
+        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes,
+                logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, false);
+    }
+
+    /** LocalStack parity on or off ({@code --localstack-parity}). */
+    public ServerConfig withLocalStackParity(boolean value) {
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, engineShards, value);
     }
 
     /** With one engine shard (the form before shards existed). */
@@ -271,6 +291,6 @@ public record ServerConfig(String host, int port, String accountId, String regio
     /** Engines side by side, each owning the accounts that hash to it. */
     public ServerConfig withEngineShards(int value) {
         ServerConfig c = this;
-        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, value);
+        return new ServerConfig(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, clock, queues, maxBodyBytes, logFormat, accessLog, cooldowns, push, maxIndexedMessages, journal, metrics, indexWindow, value, localStackParity);
     }
 }

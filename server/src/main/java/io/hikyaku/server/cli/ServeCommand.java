@@ -65,6 +65,9 @@ final class ServeCommand implements Subcommand {
                     + "(default off; env HIKYAKU_JOURNAL; see engine/ENGINE.md \"Journal\")."),
             valued("auth", "MODE", "none or sigv4 (default none; env HIKYAKU_AUTH). sigv4 verifies every signature "
                     + "against the accounts of the config file."),
+            Flags.toggle("localstack-parity", "Answer as Testcontainers' LocalStack module expects: port 4566 unless a port is "
+                    + "given, a 'Ready.' line once serving, GET /_localstack/health (env HIKYAKU_LOCALSTACK_PARITY=true; "
+                    + "see docs/moving-from-other-emulators.md)."),
             Flags.toggle("allow-unauthenticated", "Permit auth none on a non-loopback address (env HIKYAKU_ALLOW_UNAUTHENTICATED=true)."),
             valued("allowed-hosts", "HOSTS", "With auth none, comma-separated host names browsers may reach the server by, besides IP "
                     + "addresses, localhost and the --host/--advertised-url host (.example.com: its subdomains; *: any); "
@@ -129,7 +132,7 @@ final class ServeCommand implements Subcommand {
                 flags.path("data-dir"), flags.choice("durability", DurabilityMode.class), flags.integer("max-body-bytes"),
                 flags.choice("log-format", LogFormat.class), onOff(flags, "access-log"), flags.choice("cooldowns", Cooldowns.class),
                 positive(flags, "max-indexed-messages"), flags.path("journal"), onOff(flags, "metrics"),
-                indexWindow(flags), positiveInt(flags, "engine-shards"));
+                indexWindow(flags), positiveInt(flags, "engine-shards"), flags.has("localstack-parity") ? Boolean.TRUE : null);
         String templates = flags.string("sam-template");
         if (templates == null) {
             templates = env.get("HIKYAKU_SAM_TEMPLATES");
@@ -270,7 +273,11 @@ final class ServeCommand implements Subcommand {
                 + (config.journal() != null ? ", journal " + config.journal()
                         + (config.engineShards() > 1 ? ".shard-*-of-" + config.engineShards() : "") : "")
                 + (cluster.enabled() ? ", cluster node " + cluster.nodeId() : "")
+                + (config.localStackParity() ? ", LocalStack parity" : "")
                 + ", auth " + security.auth().name().toLowerCase(Locale.ROOT) + ")");
+        if (config.localStackParity()) {
+            out.println("Ready."); // the line LocalStackContainer waits for: printed only once the port answers
+        }
         out.flush();
         server.awaitTermination();
         return 0;

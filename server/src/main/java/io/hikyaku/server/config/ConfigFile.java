@@ -45,7 +45,7 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
     private static final Set<String> SERVER_KEYS = Set.of("host", "port", "accountId", "region", "advertisedUrl",
             "storage", "dataDir", "durability", "maxBodyBytes", "logFormat", "accessLog", "cooldowns",
             "maxIndexedMessages", "indexWindow", "auth", "allowUnauthenticated", "tlsCert", "tlsKey", "tlsPort", "journal", "metrics", "engineShards", "allowedHosts", "metricsTokenFile", "outboundAllow", "outboundCa",
-            "maxConnections", "maxConnectionsPerAddress", "requestHeadTimeout", "requestBodyTimeout");
+            "maxConnections", "maxConnectionsPerAddress", "requestHeadTimeout", "requestBodyTimeout", "localstackParity");
     private static final Set<String> QUEUE_KEYS = Set.of("name", "attributes", "tags", "deadLetterQueue", "maxReceiveCount", "account");
 
     /** Without a cluster section. */
@@ -204,7 +204,8 @@ public record ConfigFile(Settings settings, List<QueueDefinition> queues, Securi
                 journal == null ? null : Path.of(journal),
                 SettingValues.onOff(source + ".metrics", text(source, s, "metrics")),
                 SettingValues.indexWindow(source + ".indexWindow", text(source, s, "indexWindow")),
-                SettingValues.positiveInt(source + ".engineShards", text(source, s, "engineShards")));
+                SettingValues.positiveInt(source + ".engineShards", text(source, s, "engineShards")),
+                SettingValues.onOff(source + ".localstackParity", text(source, s, "localstackParity")));
     }
 
     private static QueueDefinition queue(String source, Map<String, Object> q) {

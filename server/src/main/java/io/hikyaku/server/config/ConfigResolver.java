@@ -23,6 +23,9 @@ public final class ConfigResolver {
             ServerConfig c = file.settings().applyTo(defaults).withQueues(file.queues()).withPush(file.push());
             c = environment.applyTo(c);
             c = flags.applyTo(c);
+            if (c.localStackParity() && file.settings().port() == null && environment.port() == null && flags.port() == null) {
+                c = c.withPort(ServerConfig.LOCALSTACK_PORT); // LocalStack's edge port, unless a port is given
+            }
             SamTemplates sam = samTemplates == null ? file.sam() : file.sam().withPaths(samTemplates);
             return sam.applyTo(c);
         } catch (IllegalArgumentException e) {

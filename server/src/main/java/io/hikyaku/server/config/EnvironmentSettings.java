@@ -26,7 +26,8 @@ public final class EnvironmentSettings {
                 path(value(env, "HIKYAKU_JOURNAL")),
                 SettingValues.onOff("HIKYAKU_METRICS", value(env, "HIKYAKU_METRICS")),
                 SettingValues.indexWindow("HIKYAKU_INDEX_WINDOW", value(env, "HIKYAKU_INDEX_WINDOW")),
-                SettingValues.positiveInt("HIKYAKU_ENGINE_SHARDS", value(env, "HIKYAKU_ENGINE_SHARDS")));
+                SettingValues.positiveInt("HIKYAKU_ENGINE_SHARDS", value(env, "HIKYAKU_ENGINE_SHARDS")),
+                SettingValues.onOff("HIKYAKU_LOCALSTACK_PARITY", value(env, "HIKYAKU_LOCALSTACK_PARITY")));
     }
 
     /** Unset and empty both mean "not given". */

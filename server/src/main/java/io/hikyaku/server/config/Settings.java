@@ -14,17 +14,26 @@ import java.nio.file.Path;
 public record Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
                        StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
                        LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns, Long maxIndexedMessages,
-                       Path journal, Boolean metrics, Long indexWindow, Integer engineShards) {
+                       Path journal, Boolean metrics, Long indexWindow, Integer engineShards, Boolean localStackParity) {
 
     public static final Settings NONE = new Settings(null, null, null, null, null, null, null, null, null, null, null, null, null,
-            null, null, null, null);
+            null, null, null, null, null);
+
+    /** Without a LocalStack parity setting. */
+    public Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
+                    StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
+                    LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns, Long maxIndexedMessages,
+                    Path journal, Boolean metrics, Long indexWindow, Integer engineShards) {
+        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, maxBodyBytes, logFormat, accessLog,
+                cooldowns, maxIndexedMessages, journal, metrics, indexWindow, engineShards, null);
+    }
 
     /** Without an engine shards setting. */
     public Settings(String host, Integer port, String accountId, String region, String advertisedUrl,
                        StorageMode storage, Path dataDir, DurabilityMode durability, Integer maxBodyBytes,
                        LogFormat logFormat, Boolean accessLog, Cooldowns cooldowns, Long maxIndexedMessages,
                        Path journal, Boolean metrics, Long indexWindow) {
-        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, maxBodyBytes, logFormat, accessLog, cooldowns, maxIndexedMessages, journal, metrics, indexWindow, null);
+        this(host, port, accountId, region, advertisedUrl, storage, dataDir, durability, maxBodyBytes, logFormat, accessLog, cooldowns, maxIndexedMessages, journal, metrics, indexWindow, (Integer) null);
     }
 
 
@@ -88,6 +97,7 @@ public record Settings(String host, Integer port, String accountId, String regio
         if (metrics != null) c = c.withMetrics(metrics);
         if (indexWindow != null) c = c.withIndexWindow(indexWindow);
         if (engineShards != null) c = c.withEngineShards(engineShards);
+        if (localStackParity != null) c = c.withLocalStackParity(localStackParity);
         return c;
     }
 }

@@ -134,6 +134,27 @@ public final class RequestDispatcher {
         return this;
     }
 
+    /** Whether {@code GET /_localstack/health} is served (--localstack-parity). */
+    private boolean localStackHealth;
+
+    /** Serves LocalStack's health path ({@code --localstack-parity}). Call before serving. */
+    public RequestDispatcher localStackHealth(boolean on) {
+        this.localStackHealth = on;
+        return this;
+    }
+
+    /** The services this dispatcher answers, by LocalStack's names (a cluster node has no SNS, KMS or Scheduler). */
+    private java.util.LinkedHashMap<String, Boolean> localStackServices() {
+        java.util.LinkedHashMap<String, Boolean> served = new java.util.LinkedHashMap<>();
+        served.put("cloudwatch", cloudWatch != null);
+        served.put("kms", kms.get() != null);
+        served.put("scheduler", scheduler.get() != null);
+        served.put("sns", sns.get() != null);
+        served.put("sqs", true);
+        served.put("sts", authentication != null);
+        return served;
+    }
+
     /** EventBridge Scheduler on the same endpoint; supplies null while there is none. */
     private Supplier<io.hikyaku.scheduler.SchedulerApi> scheduler = () -> null;
 
@@ -213,6 +234,9 @@ public final class RequestDispatcher {
         }
         if (isHealthCheck(raw)) {
             return new InFlight(CompletableFuture.completedFuture(health(raw.path().equals(READY_PATH))), null);
+        }
+        if (localStackHealth && LocalStackHealth.isRequest(raw)) {
+            return done(LocalStackHealth.response(localStackServices(), serving.getAsBoolean(), version));
         }
         if (ConsoleAssets.isConsolePath(raw.path())) {
             return done(CONSOLE.handle(raw));
