@@ -46,7 +46,7 @@ public final class KmsService implements AutoCloseable {
         try {
             MasterKey master = dataDir == null && masterKeyFile == null ? MasterKey.ephemeral(random)
                     : MasterKey.open(dataDir, masterKeyFile, random);
-            KmsKeys keys = KmsKeys.open(dataDir == null ? KmsJournal.memory() : new FileKmsJournal(dataDir), region);
+            KmsKeys keys = KmsKeys.open(dataDir == null ? KmsJournal.memory() : KmsCommandLog.inDataDir(dataDir), region);
             MasterKey previous = dataDir == null && previousMasterKeyFile == null ? null
                     : MasterKey.previous(dataDir, previousMasterKeyFile);
             if (previous != null) {

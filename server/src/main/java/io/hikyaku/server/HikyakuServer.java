@@ -242,7 +242,7 @@ public final class HikyakuServer implements AutoCloseable {
         Backups backups = store.backups() == null ? null : target -> {
             store.backups().checkpoint(target);
             FileMappingStore.copyInto(config.dataDir(), target); // push delivery's mappings live beside the store
-            io.hikyaku.kms.FileKmsJournal.copyInto(config.dataDir(), target); // the keys encrypted messages need
+            io.hikyaku.kms.KmsCommandLog.copyInto(config.dataDir(), target); // the keys encrypted messages need
         };
         return start(began, config, security, Codecs.standard(), service, store.health(), backups, store.rocks(), limits,
                 clusterMode);

@@ -45,7 +45,7 @@ public final class SnsService implements AutoCloseable {
         javax.net.ssl.SSLSocketFactory tls = OutboundTrust.sockets(outboundCa); // a bad file fails the start, naming it
         try {
             SnsSigner signer = dataDir == null ? SnsSigner.generate() : SnsSigner.loadOrCreate(dataDir.resolve("sns"));
-            SnsTopics topics = SnsTopics.open(dataDir == null ? SnsJournal.memory() : new FileSnsJournal(dataDir));
+            SnsTopics topics = SnsTopics.open(dataDir == null ? SnsJournal.memory() : SnsCommandLog.inDataDir(dataDir));
             OutboxLog outboxLog = dataDir == null ? OutboxLog.memory() : OutboxLog.open(dataDir.resolve("sns"));
             SnsTopicMetrics metrics = new SnsTopicMetrics();
             QueueCalls queues = new QueueCalls(sqs, region);
