@@ -42,10 +42,20 @@ public final class SnsService implements AutoCloseable {
      */
     public static SnsService start(SqsService sqs, Path dataDir, String region, OutboundAllowList allow, Path outboundCa,
                                    String advertisedUrl, boolean enforcePolicies) {
+        return start(sqs, dataDir, dataDir == null ? SnsJournal.memory() : SnsCommandLog.inDataDir(dataDir), region, allow,
+                outboundCa, advertisedUrl, enforcePolicies);
+    }
+
+    /**
+     * @param journal where the topics are kept: the data dir's file, or a cluster's replicated service log (the
+     *                signing key and the HTTP outbox stay in {@code dataDir}, on this node)
+     */
+    public static SnsService start(SqsService sqs, Path dataDir, SnsJournal journal, String region, OutboundAllowList allow,
+                                   Path outboundCa, String advertisedUrl, boolean enforcePolicies) {
         javax.net.ssl.SSLSocketFactory tls = OutboundTrust.sockets(outboundCa); // a bad file fails the start, naming it
         try {
             SnsSigner signer = dataDir == null ? SnsSigner.generate() : SnsSigner.loadOrCreate(dataDir.resolve("sns"));
-            SnsTopics topics = SnsTopics.open(dataDir == null ? SnsJournal.memory() : SnsCommandLog.inDataDir(dataDir));
+            SnsTopics topics = SnsTopics.open(journal);
             OutboxLog outboxLog = dataDir == null ? OutboxLog.memory() : OutboxLog.open(dataDir.resolve("sns"));
             SnsTopicMetrics metrics = new SnsTopicMetrics();
             QueueCalls queues = new QueueCalls(sqs, region);
