@@ -459,6 +459,13 @@ final class Alarms {
      */
     synchronized void reload(ServiceLog log) throws IOException {
         List<byte[]> records = log.replay();
+        if (this.log != log) {
+            try {
+                this.log.close(); // this node's own file, when it joined a cluster
+            } catch (IOException e) {
+                LOG.warn("Closing the CloudWatch alarms log failed: {}", e.toString());
+            }
+        }
         this.log = log;
         byAccount.clear();
         history.clear();
