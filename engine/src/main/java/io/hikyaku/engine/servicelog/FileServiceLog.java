@@ -57,6 +57,7 @@ public final class FileServiceLog implements ServiceLog {
 
     @Override
     public synchronized List<byte[]> replay() throws IOException {
+        close(); // a second replay reads the file again and positions a fresh channel
         if (ownerOnly) {
             OwnerOnly.createDirectories(file.getParent());
         } else {
