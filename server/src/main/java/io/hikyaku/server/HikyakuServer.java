@@ -353,20 +353,32 @@ public final class HikyakuServer implements AutoCloseable {
     private final class ReplicatedServices implements io.hikyaku.server.cluster.LeaderServices.Lifecycle {
 
         @Override
+        public void prepare() {
+            long began = System.nanoTime();
+            SnsService.prepare(config.dataDir()); // its signing key (RSA): made now, not when this node first leads
+            LOG.info("Cluster services prepared in {} ms", (System.nanoTime() - began) / 1_000_000);
+        }
+
+        @Override
         public void start(io.hikyaku.engine.store.Store replicated) {
             long timeout = io.hikyaku.server.cluster.LeaderServices.APPEND_TIMEOUT_MILLIS;
+            long began = System.nanoTime();
             java.nio.file.Path masterKey = io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment();
             kms = io.hikyaku.kms.KmsService.start(config.dataDir(), masterKey, io.hikyaku.kms.KmsService.previousMasterKeyFileFromEnvironment(),
                     new io.hikyaku.kms.KmsCommandLog(new io.hikyaku.engine.servicelog.StoreServiceLog(replicated,
                             io.hikyaku.kms.KmsCommandLog.SERVICE, timeout)), config.region(), config.clock());
+            long kmsAt = System.nanoTime();
             startTopicsAndSchedules(new io.hikyaku.sns.SnsCommandLog(new io.hikyaku.engine.servicelog.StoreServiceLog(replicated,
                             io.hikyaku.sns.SnsCommandLog.SERVICE, timeout)),
                     new io.hikyaku.scheduler.SchedulerJournal(new io.hikyaku.engine.servicelog.StoreServiceLog(replicated,
                             io.hikyaku.scheduler.SchedulerJournal.SERVICE, timeout)));
+            long topicsAt = System.nanoTime();
             if (cloudWatch != null) {
                 cloudWatch.alarmsLeading(true, new io.hikyaku.engine.servicelog.StoreServiceLog(replicated,
                         CloudWatch.alarmsService(), timeout));
             }
+            LOG.info("Cluster services started: KMS in {} ms, SNS and the Scheduler in {} ms, alarms in {} ms",
+                    (kmsAt - began) / 1_000_000, (topicsAt - kmsAt) / 1_000_000, (System.nanoTime() - topicsAt) / 1_000_000);
         }
 
         @Override

@@ -74,6 +74,19 @@ public final class SnsService implements AutoCloseable {
         }
     }
 
+    /**
+     * Makes this node's signing key now if it has none (an RSA key: seconds on a slow machine), so that a cluster
+     * node that becomes the leader later starts SNS without making one; and loads the JVM's TLS trust.
+     */
+    public static void prepare(Path dataDir) {
+        try {
+            SnsSigner.loadOrCreate(dataDir.resolve("sns"));
+            javax.net.ssl.SSLSocketFactory.getDefault();
+        } catch (IOException e) {
+            throw new UncheckedIOException("the SNS signing key in " + dataDir + " cannot be made", e);
+        }
+    }
+
     public SnsApi api() {
         return api;
     }

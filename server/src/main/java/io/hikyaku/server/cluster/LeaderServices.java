@@ -29,6 +29,10 @@ public final class LeaderServices implements AutoCloseable {
 
     /** Starting the services over the replicated store (replaying their logs), and stopping them. */
     public interface Lifecycle {
+        /** Once, before the first start: node-local work that need not wait for the leadership (keys, caches). */
+        default void prepare() {
+        }
+
         void start(Store replicated);
 
         /** Stops whatever runs (also after a start that failed half-way). */
@@ -56,6 +60,13 @@ public final class LeaderServices implements AutoCloseable {
 
     public static LeaderServices start(ClusterMode mode, SqsService sqs, Lifecycle services) {
         LeaderServices s = new LeaderServices(mode, sqs, services);
+        s.thread.execute(() -> {
+            try {
+                services.prepare();
+            } catch (RuntimeException e) {
+                LOG.warn("Preparing the cluster services failed (their start will do it): {}", e.toString());
+            }
+        });
         s.thread.scheduleWithFixedDelay(s::check, CHECK_MILLIS, CHECK_MILLIS, TimeUnit.MILLISECONDS);
         return s;
     }
