@@ -242,6 +242,11 @@ final class DefaultSqsService implements SqsService, ServiceView {
     }
 
     @Override
+    public boolean serving() {
+        return fence.fenced() == null;
+    }
+
+    @Override
     public String storageProblem() {
         io.hikyaku.engine.store.StoreException cause = fence.fenced();
         if (cause == null || cause instanceof StoreRecovery.Fenced) {

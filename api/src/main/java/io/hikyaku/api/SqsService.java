@@ -56,6 +56,14 @@ public interface SqsService extends AutoCloseable {
     }
 
     /**
+     * Whether commands pass now: false while {@link #fence fenced} or recovering (a cluster node until its
+     * engine is reloaded as the ready leader). The services that write through the same store wait for it.
+     */
+    default boolean serving() {
+        return true;
+    }
+
+    /**
      * Why calls are refused while the storage recovers (the failed write's error, or a bug's in
      * apply), or null while commands pass: {@code /health} shows it as "degraded". It is the fence's
      * own cause, the one record of a failure above the store; a deliberate {@link #fence} is no

@@ -4,16 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.hikyaku.engine.store.OwnerOnly;
+import io.hikyaku.engine.servicelog.FileServiceLog;
+import io.hikyaku.engine.servicelog.ServiceLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -21,7 +18,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -36,14 +32,21 @@ import org.slf4j.LoggerFactory;
  * Every account's metric alarms, their state and history: evaluated once per minute of the service
  * clock ({@link #evaluateDue}, on the sampler's thread, right after the minute's sample) by
  * {@link AlarmEvaluation}; a state change records a history item and hands the state's actions to the
- * notifier on the actions executor. Durable: every change is written to the alarms file (the whole
- * set as JSON: temp file, fsync, atomic rename, directory fsync) before the request is answered.
+ * notifier on the actions executor. Durable: every change is one record of a {@link ServiceLog}
+ * ({@link AlarmRecord}: the alarms it changed, whole, the names it deleted, the history items it added), appended
+ * before the request is answered: {@code <data>/cloudwatch-alarms.log} on a single node, the replicated store in
+ * a cluster (where only the ready leader evaluates: {@link #active}). An alarms file of an earlier version
+ * ({@code cloudwatch-alarms.json}, the whole set) is migrated into the log once, then renamed {@code .migrated}.
  * Bounded: alarms per account, history items per account. Thread-safe (one lock).
  */
 final class Alarms {
 
     private static final Logger LOG = LoggerFactory.getLogger(Alarms.class);
-    static final String FILE_NAME = "cloudwatch-alarms.json";
+    static final String FILE_NAME = "cloudwatch-alarms.log";
+    /** The whole set as one JSON file: how earlier versions kept alarms (migrated at the first start). */
+    static final String JSON_FILE_NAME = "cloudwatch-alarms.json";
+    /** The service's name in a store-kept log ({@code hikyaku.svc/cloudwatch-alarms/...}). */
+    static final String SERVICE = "cloudwatch-alarms";
     static final int DEFAULT_MAX_PER_ACCOUNT = 5000;
     static final int MAX_HISTORY_PER_ACCOUNT = 2000;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -53,6 +56,7 @@ final class Alarms {
     private final MetricReader reader;
     private final Clock clock;
     private final Path file;
+    private ServiceLog log;
     private final int maxPerAccount;
     private final Executor actions;
     /** Alarms by account, then by name (sorted: DescribeAlarms answers in name order). */
@@ -60,14 +64,19 @@ final class Alarms {
     private final Map<String, Deque<AlarmHistoryItem>> history = new HashMap<>();
     private volatile String region = "us-east-1";
     private volatile AlarmNotifier notifier = AlarmNotifier.NONE;
+    /** Whether this node evaluates (false on a cluster node that is not the ready leader). */
+    private volatile boolean active = true;
+    /** What the operation under way changed, written as one record by {@link #save}. */
+    private final AlarmRecord pending = new AlarmRecord();
     /** The minute of the last round; starts at the current one, so the first round is when the next minute begins. */
     private long lastEvaluatedMinute;
 
-    /** @param file the alarms file, or null to keep alarms in memory only */
+    /** @param file the alarms log ({@link #FILE_NAME}), or null to keep alarms in memory only */
     Alarms(MetricReader reader, Clock clock, Path file, int maxPerAccount, Executor actions) {
         this.reader = reader;
         this.clock = clock;
         this.file = file;
+        this.log = file == null ? ServiceLog.memory() : new FileServiceLog(file, false, LOG::warn);
         this.maxPerAccount = maxPerAccount;
         this.actions = actions;
         this.lastEvaluatedMinute = MetricSampler.minuteOf(clock.millis());
@@ -115,6 +124,7 @@ final class Alarms {
         }
         alarm.configUpdatedMillis = now;
         alarms.put(name, alarm);
+        pending.changed(alarm);
         ObjectNode data = JSON.createObjectNode();
         data.put("version", "1.0");
         data.put("type", existing == null ? "Create" : "Update");
@@ -159,6 +169,7 @@ final class Alarms {
         long now = clock.millis();
         for (String n : names) {
             alarms.remove(n);
+            pending.deleted(accountId, n);
             record(accountId, new AlarmHistoryItem(n, now, "ConfigurationUpdate", "Alarm \"" + n + "\" deleted",
                     "{\"version\":\"1.0\",\"type\":\"Delete\"}"));
         }
@@ -175,6 +186,7 @@ final class Alarms {
             MetricAlarm a = alarms.get(n);
             if (a != null && a.actionsEnabled != enabled) {
                 a.actionsEnabled = enabled;
+                pending.changed(a);
                 changed = true;
             }
         }
@@ -205,12 +217,14 @@ final class Alarms {
             throw CloudWatchException.limitExceeded("An alarm has at most " + AlarmInput.MAX_TAGS + " tags.");
         }
         a.tags.putAll(tags);
+        pending.changed(a);
         save();
     }
 
     synchronized void untag(String accountId, String arn, List<String> keys) {
         MetricAlarm a = byArn(accountId, arn);
         keys.forEach(a.tags::remove);
+        pending.changed(a);
         save();
     }
 
@@ -239,6 +253,7 @@ final class Alarms {
         while (items.size() > MAX_HISTORY_PER_ACCOUNT) {
             items.removeFirst();
         }
+        pending.recorded(accountId, item);
     }
 
     synchronized int size() {
@@ -255,7 +270,7 @@ final class Alarms {
         long minute = MetricSampler.minuteOf(clock.millis());
         List<Action> run = new ArrayList<>();
         synchronized (this) {
-            if (minute <= lastEvaluatedMinute) {
+            if (!active || minute <= lastEvaluatedMinute) {
                 return false;
             }
             lastEvaluatedMinute = minute;
@@ -347,6 +362,7 @@ final class Alarms {
         if (!old.equals(state)) {
             a.stateTransitionedMillis = now;
         }
+        pending.changed(a);
         ObjectNode data = JSON.createObjectNode();
         data.put("version", "1.0");
         data.putObject("oldState").put("stateValue", old).put("stateReason", oldReason);
@@ -395,75 +411,114 @@ final class Alarms {
         save();
     }
 
-    // ---- the alarms file ----
+    // ---- the alarms log ----
 
+    /** Appends what the operation changed as one record (nothing when it changed nothing). */
     private void save() {
-        if (file == null) {
+        if (pending.isEmpty()) {
             return;
         }
-        ObjectNode root = JSON.createObjectNode();
-        root.put("format", 1);
-        ArrayNode all = root.putArray("alarms");
-        byAccount.values().forEach(m -> m.values().forEach(a -> all.add(a.toJson())));
-        ObjectNode h = root.putObject("history");
-        history.forEach((account, items) -> {
-            ArrayNode list = h.putArray(account);
-            items.forEach(i -> list.add(i.toJson()));
-        });
-        Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+        byte[] record = pending.toBytes();
+        pending.clear();
         try {
-            try (FileChannel channel = FileChannel.open(temp, EnumSet.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING), OwnerOnly.file())) {
-                var out = Channels.newOutputStream(channel);
-                JSON.writeValue(new NonClosing(out), root);
-                out.flush();
-                channel.force(true);
-            }
-            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            Snapshots.syncDirectory(file);
+            log.append(record);
         } catch (IOException e) {
             // Failure is explicit: the request that changed an alarm is answered with an error.
-            throw new UncheckedIOException("the CloudWatch alarms file " + file + " cannot be written", e);
+            throw new UncheckedIOException("the CloudWatch alarms log " + (file == null ? SERVICE : file) + " cannot be written", e);
         }
     }
 
-    /** Loads the alarms file; a missing file is no alarms. */
+    /**
+     * Loads the alarms log (migrating an earlier version's JSON file into it first); a missing log is no alarms.
+     */
     synchronized void load() throws IOException {
         if (file == null) {
             return;
         }
-        JsonNode root;
-        try {
-            root = JSON.readTree(Files.readAllBytes(file));
-        } catch (NoSuchFileException missing) {
-            return;
+        List<byte[]> records = log.replay();
+        Path json = file.resolveSibling(JSON_FILE_NAME);
+        if (Files.exists(json)) {
+            if (records.isEmpty()) {
+                migrate(json);
+                records = List.of(pending.toBytes());
+                log.append(records.get(0));
+                LOG.info("CloudWatch alarms: {} migrated into {}", json, file);
+            }
+            pending.clear();
+            byAccount.clear();
+            history.clear();
+            Files.move(json, json.resolveSibling(JSON_FILE_NAME + ".migrated"), StandardCopyOption.REPLACE_EXISTING);
+            Snapshots.syncDirectory(json);
         }
-        if (root == null || root.path("format").asInt() != 1) {
-            throw new IOException("not a Hikyaku CloudWatch alarms file (or an unknown format): " + file);
-        }
-        for (JsonNode a : root.path("alarms")) {
-            MetricAlarm alarm = MetricAlarm.fromJson(a);
-            byAccount.computeIfAbsent(alarm.accountId, x -> new TreeMap<>()).put(alarm.name, alarm);
-        }
-        root.path("history").fields().forEachRemaining(e -> {
-            Deque<AlarmHistoryItem> items = history.computeIfAbsent(e.getKey(), x -> new ArrayDeque<>());
-            e.getValue().forEach(i -> items.addLast(AlarmHistoryItem.fromJson(i)));
-        });
+        replay(records);
     }
 
-    /** Jackson closes the stream it writes; the channel is closed (after its fsync) by its owner. */
-    private static final class NonClosing extends java.io.FilterOutputStream {
-        NonClosing(java.io.OutputStream out) {
-            super(out);
+    /**
+     * Replaces every alarm with what {@code log} holds, and appends to it from now on: a cluster's new leader
+     * reads the replicated log before it serves.
+     */
+    synchronized void reload(ServiceLog log) throws IOException {
+        List<byte[]> records = log.replay();
+        if (this.log != log) {
+            try {
+                this.log.close(); // this node's own file, when it joined a cluster
+            } catch (IOException e) {
+                LOG.warn("Closing the CloudWatch alarms log failed: {}", e.toString());
+            }
         }
+        this.log = log;
+        byAccount.clear();
+        history.clear();
+        pending.clear();
+        replay(records);
+        lastEvaluatedMinute = MetricSampler.minuteOf(clock.millis()); // evaluates from the next minute on
+    }
 
-        @Override public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
+    /** Closes the log (a file's channel); after the last action. */
+    synchronized void close() {
+        try {
+            log.close();
+        } catch (IOException e) {
+            LOG.warn("Closing the CloudWatch alarms log failed: {}", e.toString());
         }
+    }
 
-        @Override public void close() throws IOException {
-            flush();
+    /** Whether this node evaluates alarms (a cluster node: only while it is the ready leader). */
+    void active(boolean active) {
+        this.active = active;
+    }
+
+    private void replay(List<byte[]> records) throws IOException {
+        for (byte[] r : records) {
+            AlarmRecord.apply(JSON.readTree(r), (accountId, alarm) -> {
+                byAccount.computeIfAbsent(accountId, x -> new TreeMap<>()).put(alarm.name, alarm);
+            }, (accountId, name) -> {
+                TreeMap<String, MetricAlarm> alarms = byAccount.get(accountId);
+                if (alarms != null) {
+                    alarms.remove(name);
+                }
+            }, (accountId, item) -> {
+                Deque<AlarmHistoryItem> items = history.computeIfAbsent(accountId, x -> new ArrayDeque<>());
+                items.addLast(item);
+                while (items.size() > MAX_HISTORY_PER_ACCOUNT) {
+                    items.removeFirst();
+                }
+            });
         }
+        pending.clear();
+    }
+
+    /** An earlier version's whole-set file, read into the pending record (alarms and history). */
+    private void migrate(Path json) throws IOException {
+        JsonNode root = JSON.readTree(Files.readAllBytes(json));
+        if (root == null || root.path("format").asInt() != 1) {
+            throw new IOException("not a Hikyaku CloudWatch alarms file (or an unknown format): " + json);
+        }
+        for (JsonNode a : root.path("alarms")) {
+            pending.changed(MetricAlarm.fromJson(a));
+        }
+        root.path("history").fields().forEachRemaining(e ->
+                e.getValue().forEach(i -> pending.recorded(e.getKey(), AlarmHistoryItem.fromJson(i))));
     }
 
     /** Runs the given task inline (unit tests: actions happen before evaluateDue returns). */

@@ -144,9 +144,32 @@ public final class CloudWatch implements AutoCloseable {
         try {
             alarms.load();
         } catch (IOException | RuntimeException e) {
-            throw new IllegalStateException("The CloudWatch alarms file " + Alarms.FILE_NAME + " in the data directory cannot be read ("
+            throw new IllegalStateException("The CloudWatch alarms log " + Alarms.FILE_NAME + " (or " + Alarms.JSON_FILE_NAME + ") in the data directory cannot be read ("
                     + e + "); fix or remove it to start", e);
         }
+    }
+
+    /**
+     * Cluster mode: this node evaluates and changes alarms only while {@code active} (it is the ready leader);
+     * when it becomes active, {@code log} (the replicated store's) is replayed first, replacing what it held.
+     *
+     * @throws java.io.UncheckedIOException when the log cannot be read (the node then does not evaluate)
+     */
+    public void alarmsLeading(boolean active, io.hikyaku.engine.servicelog.ServiceLog log) {
+        if (active) {
+            try {
+                alarms.reload(log);
+            } catch (IOException e) {
+                alarms.active(false);
+                throw new java.io.UncheckedIOException("the replicated CloudWatch alarms cannot be read", e);
+            }
+        }
+        alarms.active(active);
+    }
+
+    /** The name of the alarms' service log in a store ({@code hikyaku.svc/<name>/...}). */
+    public static String alarmsService() {
+        return Alarms.SERVICE;
     }
 
     /**
@@ -347,5 +370,6 @@ public final class CloudWatch implements AutoCloseable {
         if (sampler != null) {
             save();
         }
+        alarms.close();
     }
 }

@@ -238,6 +238,7 @@ class AlarmsTest {
         MetricReader reader = new MetricReader(new MetricHistory(0), new CustomMetrics(10, 10), clock);
         Path file = dir.resolve(Alarms.FILE_NAME);
         Alarms alarms = new Alarms(reader, clock, file, 10, Alarms.INLINE);
+        alarms.load();
         alarms.put(ACCOUNT, "kept", JsonCalls.JSON.readTree("{\"Namespace\":\"App\",\"MetricName\":\"Depth\",\"Statistic\":\"Sum\",\"Period\":60,"
                 + "\"EvaluationPeriods\":1,\"Threshold\":0,\"ComparisonOperator\":\"GreaterThanThreshold\",\"TreatMissingData\":\"breaching\","
                 + "\"Tags\":[{\"Key\":\"k\",\"Value\":\"v\"}]}"));
@@ -250,6 +251,6 @@ class AlarmsTest {
         assertThat(kept.rule.treatMissingData()).isEqualTo("breaching");
         assertThat(kept.tags).containsEntry("k", "v");
         assertThat(again.history(ACCOUNT)).extracting(AlarmHistoryItem::type).containsExactly("ConfigurationUpdate", "StateUpdate");
-        assertThat(java.nio.file.Files.readString(file)).contains("\"kept\"");
+        assertThat(new String(java.nio.file.Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1)).contains("\"kept\"");
     }
 }

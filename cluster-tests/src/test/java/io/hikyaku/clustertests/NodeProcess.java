@@ -62,9 +62,26 @@ final class NodeProcess implements AutoCloseable {
                 "-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-jar", jar.toString(), "serve", "--host", "127.0.0.1", "--port", Integer.toString(httpPort),
                 "--data-dir", dataDir.toString(), "--node-id", id, "--cluster", peers));
-        process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().put("HIKYAKU_MASTER_KEY_FILE", sharedMasterKey(dataDir.getParent()).toString());
+        process = builder.start();
         paused = false;
+    }
+
+    /**
+     * The KMS master key every node of a cluster must share ({@code HIKYAKU_MASTER_KEY_FILE}): one file beside the
+     * nodes' data directories, made once.
+     */
+    static synchronized Path sharedMasterKey(Path dir) throws IOException {
+        Path key = dir.resolve("cluster-master.key");
+        if (!Files.exists(key)) {
+            Files.createDirectories(dir);
+            byte[] raw = new byte[32];
+            new java.security.SecureRandom().nextBytes(raw);
+            Files.writeString(key, java.util.HexFormat.of().formatHex(raw) + "\n");
+        }
+        return key;
     }
 
     /** Starts it again on the same data directory and ports. */

@@ -37,6 +37,13 @@ public final class KmsService implements AutoCloseable {
      *                              when it exists): materials under it are wrapped again under the master key
      */
     public static KmsService start(Path dataDir, Path masterKeyFile, Path previousMasterKeyFile, String region, Clock clock) {
+        return start(dataDir, masterKeyFile, previousMasterKeyFile,
+                dataDir == null ? KmsJournal.memory() : KmsCommandLog.inDataDir(dataDir), region, clock);
+    }
+
+    /** @param journal where the keys are kept: the data dir's file, or a cluster's replicated service log */
+    public static KmsService start(Path dataDir, Path masterKeyFile, Path previousMasterKeyFile, KmsJournal journal,
+                                   String region, Clock clock) {
         SecureRandom random = new SecureRandom();
         IntFunction<byte[]> bytes = n -> {
             byte[] b = new byte[n];
@@ -46,7 +53,7 @@ public final class KmsService implements AutoCloseable {
         try {
             MasterKey master = dataDir == null && masterKeyFile == null ? MasterKey.ephemeral(random)
                     : MasterKey.open(dataDir, masterKeyFile, random);
-            KmsKeys keys = KmsKeys.open(dataDir == null ? KmsJournal.memory() : new FileKmsJournal(dataDir), region);
+            KmsKeys keys = KmsKeys.open(journal, region);
             MasterKey previous = dataDir == null && previousMasterKeyFile == null ? null
                     : MasterKey.previous(dataDir, previousMasterKeyFile);
             if (previous != null) {
@@ -64,6 +71,25 @@ public final class KmsService implements AutoCloseable {
             throw new UncheckedIOException("KMS keys could not be loaded from " + dataDir, e);
         } catch (KmsException e) {
             throw new IllegalStateException(e.getMessage());
+        }
+    }
+
+    /**
+     * Cluster mode: every node must open the same master key, so it must be given ({@code HIKYAKU_MASTER_KEY_FILE})
+     * rather than made per node in its data dir.
+     *
+     * @throws IllegalStateException naming what is missing or unreadable
+     */
+    public static void checkSharedMasterKey(Path masterKeyFile) {
+        if (masterKeyFile == null) {
+            throw new IllegalStateException("cluster mode needs " + MasterKey.ENV + ": every node must hold the same KMS "
+                    + "master key (a file of 64 hex digits, e.g. openssl rand -hex 32), since any node may become the leader "
+                    + "and open the keys (docs/operations.md \"Cluster\")");
+        }
+        try {
+            MasterKey.open(null, masterKeyFile, new SecureRandom());
+        } catch (IOException e) {
+            throw new IllegalStateException(MasterKey.ENV + ": " + e.getMessage());
         }
     }
 

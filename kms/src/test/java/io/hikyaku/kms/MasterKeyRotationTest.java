@@ -40,14 +40,14 @@ class MasterKeyRotationTest {
 
         try (KmsService kms = KmsService.start(data, null, null, "us-east-1", clock)) { // makes a new master.key
             assertNotEquals(oldKey, Files.readString(kmsDir.resolve("master.key")));
-            assertTrue(Files.readString(kmsDir.resolve("commands.log")).contains("RewrapMaterials"));
+            assertTrue(new String(Files.readAllBytes(kmsDir.resolve("commands.log")), java.nio.charset.StandardCharsets.ISO_8859_1).contains("RewrapMaterials"));
             check(kms, blob, derived, wrapped);
         }
         Files.delete(kmsDir.resolve("master.key.previous"));
         try (KmsService kms = KmsService.start(data, null, null, "us-east-1", clock)) {
             check(kms, blob, derived, wrapped);
         }
-        String log = Files.readString(kmsDir.resolve("commands.log"));
+        String log = new String(Files.readAllBytes(kmsDir.resolve("commands.log")), java.nio.charset.StandardCharsets.ISO_8859_1);
         assertEquals(1, log.split("RewrapMaterials", -1).length - 1, "wrapped again once");
 
         Path stranger = data.resolve("stranger.key");
@@ -57,7 +57,7 @@ class MasterKeyRotationTest {
         IllegalStateException refused = assertThrows(IllegalStateException.class,
                 () -> KmsService.start(data, other, stranger, "us-east-1", clock));
         assertTrue(refused.getMessage().contains("opens with neither"), refused.getMessage());
-        assertFalse(Files.readString(kmsDir.resolve("commands.log")).length() > log.length(), "nothing logged");
+        assertFalse(new String(Files.readAllBytes(kmsDir.resolve("commands.log")), java.nio.charset.StandardCharsets.ISO_8859_1).length() > log.length(), "nothing logged");
     }
 
     private static void check(KmsService kms, String blob, DataKeys.DataKey derived, DataKeys.DataKey wrapped) throws Exception {

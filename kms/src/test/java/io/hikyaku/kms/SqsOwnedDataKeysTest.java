@@ -62,7 +62,7 @@ class SqsOwnedDataKeysTest {
 
     @Test
     void theOwnedKeyRotatesYearlyAndEveryOldKeyStillOpensAfterAReplay() throws Exception {
-        KmsKeys store = KmsKeys.open(new FileKmsJournal(dir), "us-east-1");
+        KmsKeys store = KmsKeys.open(KmsCommandLog.inDataDir(dir), "us-east-1");
         DataKeys keys = dataKeys(store);
         DataKeys.DataKey first = keys.deriveSqsOwned(ACCOUNT, QUEUE);
         DataKeys.DataKey wrappedFirst = keys.generateSqsOwned(ACCOUNT, QUEUE); // the form of version-1 messages
@@ -76,7 +76,7 @@ class SqsOwnedDataKeysTest {
         String digest = store.digest();
         store.close();
 
-        KmsKeys replayed = KmsKeys.open(new FileKmsJournal(dir), "us-east-1");
+        KmsKeys replayed = KmsKeys.open(KmsCommandLog.inDataDir(dir), "us-east-1");
         assertEquals(digest, replayed.digest());
         DataKeys again = dataKeys(replayed);
         assertArrayEquals(first.plaintext(), again.openDerivedSqsOwned(ACCOUNT, first.ciphertextBlob(), QUEUE));

@@ -38,8 +38,14 @@ public final class SchedulerService implements AutoCloseable {
      */
     public static SchedulerService start(SqsService sqs, Path dataDir, String region, Clock clock, ExecutionRoles roles,
                                          TopicTargets topics) {
+        return start(sqs, new SchedulerJournal(dataDir), region, clock, roles, topics);
+    }
+
+    /** @param journal where the schedules are kept: the data dir's file, or a cluster's replicated service log */
+    public static SchedulerService start(SqsService sqs, SchedulerJournal journal, String region, Clock clock,
+                                         ExecutionRoles roles, TopicTargets topics) {
         try {
-            SchedulerStore store = SchedulerStore.open(region, new SchedulerJournal(dataDir));
+            SchedulerStore store = SchedulerStore.open(region, journal);
             ScheduleFirer firer = new ScheduleFirer(store, sqs, region, clock, roles, topics);
             ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "hikyaku-scheduler");
@@ -55,7 +61,7 @@ public final class SchedulerService implements AutoCloseable {
             }, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
             return new SchedulerService(store, new SchedulerApi(store, clock, new SqsTargetQueues(sqs, region)), firer, ticker);
         } catch (IOException e) {
-            throw new UncheckedIOException("Schedules could not be loaded from " + dataDir, e);
+            throw new UncheckedIOException("Schedules could not be loaded: " + e.getMessage(), e);
         }
     }
 

@@ -117,6 +117,8 @@ public final class HikyakuServer implements AutoCloseable {
     private ConnectionGuards connectionGuards;
     /** This node's part of a replicated cluster; null for a single node. */
     private io.hikyaku.server.cluster.ClusterMode clusterMode;
+    /** Cluster mode: runs KMS, SNS, the Scheduler and alarms while this node is the ready leader; null otherwise. */
+    private io.hikyaku.server.cluster.LeaderServices leaderServices;
 
     private HikyakuServer(ServerConfig config, SecurityConfig security, SqsService service, StoreHealth storeHealth, Backups backups,
                           RocksDbStore rocks) {
@@ -208,6 +210,13 @@ public final class HikyakuServer implements AutoCloseable {
         security.checkExposure(config.host());
         if (cluster.enabled() || cluster.nodeId() != null) {
             io.hikyaku.server.cluster.ClusterMode.check(config, cluster); // before anything is opened
+            if (cluster.enabled()) {
+                try { // any node may become the leader and open the KMS keys: all must hold the same master key
+                    io.hikyaku.kms.KmsService.checkSharedMasterKey(io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment());
+                } catch (IllegalStateException e) {
+                    throw new io.hikyaku.server.config.ConfigException(e.getMessage());
+                }
+            }
         }
         ListenAddress.checkFree(config.host(), address);
         io.hikyaku.server.cluster.ClusterMode clusterMode = cluster.enabled()
@@ -242,7 +251,7 @@ public final class HikyakuServer implements AutoCloseable {
         Backups backups = store.backups() == null ? null : target -> {
             store.backups().checkpoint(target);
             FileMappingStore.copyInto(config.dataDir(), target); // push delivery's mappings live beside the store
-            io.hikyaku.kms.FileKmsJournal.copyInto(config.dataDir(), target); // the keys encrypted messages need
+            io.hikyaku.kms.KmsCommandLog.copyInto(config.dataDir(), target); // the keys encrypted messages need
         };
         return start(began, config, security, Codecs.standard(), service, store.health(), backups, store.rocks(), limits,
                 clusterMode);
@@ -284,31 +293,26 @@ public final class HikyakuServer implements AutoCloseable {
             // before the port answers at all, so no client ever sees QueueDoesNotExist for them.
             new QueueBootstrap(service, config.accountId(), config.region(), bootstrapBaseUrl(config))
                     .createAll(config.queues());
-            if (clusterMode == null) { // their state is node-local: a cluster refuses them (ClusterRefusals)
+            if (clusterMode == null) {
                 boolean keysInMemory = config.storage() == StorageMode.MEMORY; // memory: an ephemeral master key, no env read
                 server.kms = io.hikyaku.kms.KmsService.start(keysInMemory ? null : config.dataDir(),
                         keysInMemory ? null : io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment(), config.region(), config.clock());
                 // before anything sends or receives: message data of SSE queues is sealed with the key service's data keys
                 server.service.messageEncryption(io.hikyaku.server.sse.MessageEncryptionWiring.of(server.kms, config.clock(), server.metrics));
                 server.startPush();
-                server.sns = SnsService.start(server.service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(),
-                        config.region(), security == null ? io.hikyaku.sns.OutboundAllowList.loopbackOnly() : security.outboundAllowList(),
-                        security == null ? null : security.outboundCa(), config.advertisedUrl(), security != null && security.auth() == io.hikyaku.identity.AuthMode.SIGV4,
-                        new io.hikyaku.server.sns.SnsLambdaFunctions(server::push));
-                // sigv4: each fire is authorized as its execution role (refused until the authentication exists)
-                io.hikyaku.scheduler.ExecutionRoles roles = security != null && security.auth() == io.hikyaku.identity.AuthMode.SIGV4
-                        ? new io.hikyaku.server.scheduler.SchedulerExecutionRoles(() -> server.authentication, server.sns::api, config.clock())
-                        : io.hikyaku.scheduler.ExecutionRoles.UNCHECKED;
-                server.scheduler = io.hikyaku.scheduler.SchedulerService.start(server.service,
-                        config.storage() == StorageMode.MEMORY ? null : config.dataDir(), config.region(), config.clock(), roles,
-                        new io.hikyaku.server.scheduler.SchedulerTopicTargets(server.sns::api)); // SNS topics as targets
-                if (server.cloudWatch != null) { // invocation outcomes as AWS/Scheduler metrics
-                    server.scheduler.metrics(new io.hikyaku.server.scheduler.SchedulerCloudWatch(server.cloudWatch));
-                }
+                server.startTopicsAndSchedules(config.storage() == StorageMode.MEMORY ? io.hikyaku.sns.SnsJournal.memory()
+                        : io.hikyaku.sns.SnsCommandLog.inDataDir(config.dataDir()),
+                        new io.hikyaku.scheduler.SchedulerJournal(config.storage() == StorageMode.MEMORY ? null : config.dataDir()));
             }
-            if (server.cloudWatch != null) { // alarm actions publish to this server's SNS topics (none in a cluster)
+            if (server.cloudWatch != null) { // alarm actions publish to this server's SNS topics
                 server.cloudWatch.alarmsIn(config.region(), new SnsAlarmNotifier(() -> server.sns == null ? null : server.sns.api()));
                 server.cloudWatch.serviceMetrics(new io.hikyaku.server.sns.SnsCloudWatchMetrics(() -> server.sns));
+            }
+            if (clusterMode != null) { // their state is the replicated service log: they run on the ready leader
+                if (server.cloudWatch != null) {
+                    server.cloudWatch.alarmsLeading(false, null); // this node's own alarms file is not the cluster's
+                }
+                server.leaderServices = io.hikyaku.server.cluster.LeaderServices.start(clusterMode, service, server.new ReplicatedServices());
             }
             server.bind(codec);
             service.startTimers(); // a stored backlog's page-ins and counting wait until the port is open
@@ -321,6 +325,83 @@ public final class HikyakuServer implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             server.close();
             throw e;
+        }
+    }
+
+    /** SNS and the Scheduler (whose topic targets and execution roles use SNS) over their logs. */
+    private void startTopicsAndSchedules(io.hikyaku.sns.SnsJournal topics, io.hikyaku.scheduler.SchedulerJournal schedules) {
+        sns = SnsService.start(service, config.storage() == StorageMode.MEMORY ? null : config.dataDir(), topics,
+                config.region(), security == null ? io.hikyaku.sns.OutboundAllowList.loopbackOnly() : security.outboundAllowList(),
+                security == null ? null : security.outboundCa(), config.advertisedUrl(), security != null && security.auth() == io.hikyaku.identity.AuthMode.SIGV4,
+                new io.hikyaku.server.sns.SnsLambdaFunctions(this::push)); // lambda subscriptions (none run in a cluster)
+        // sigv4: each fire is authorized as its execution role (refused until the authentication exists)
+        SnsService topicsNow = sns;
+        io.hikyaku.scheduler.ExecutionRoles roles = security != null && security.auth() == io.hikyaku.identity.AuthMode.SIGV4
+                ? new io.hikyaku.server.scheduler.SchedulerExecutionRoles(() -> authentication, topicsNow::api, config.clock())
+                : io.hikyaku.scheduler.ExecutionRoles.UNCHECKED;
+        scheduler = io.hikyaku.scheduler.SchedulerService.start(service, schedules, config.region(), config.clock(), roles,
+                new io.hikyaku.server.scheduler.SchedulerTopicTargets(topicsNow::api)); // SNS topics as targets
+        if (cloudWatch != null) { // invocation outcomes as AWS/Scheduler metrics
+            scheduler.metrics(new io.hikyaku.server.scheduler.SchedulerCloudWatch(cloudWatch));
+        }
+    }
+
+    /**
+     * Cluster mode: KMS, SNS, the Scheduler and CloudWatch alarms over their service logs in the replicated store,
+     * started when this node becomes the ready leader (each replays its log) and stopped when it is not.
+     * Message encryption (SSE) and push delivery do not run in a cluster.
+     */
+    private final class ReplicatedServices implements io.hikyaku.server.cluster.LeaderServices.Lifecycle {
+
+        @Override
+        public void prepare() {
+            long began = System.nanoTime();
+            SnsService.prepare(config.dataDir()); // its signing key (RSA): made now, not when this node first leads
+            LOG.info("Cluster services prepared in {} ms", (System.nanoTime() - began) / 1_000_000);
+        }
+
+        @Override
+        public void start(io.hikyaku.engine.store.Store replicated) {
+            long timeout = io.hikyaku.server.cluster.LeaderServices.APPEND_TIMEOUT_MILLIS;
+            long began = System.nanoTime();
+            java.nio.file.Path masterKey = io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment();
+            kms = io.hikyaku.kms.KmsService.start(config.dataDir(), masterKey, io.hikyaku.kms.KmsService.previousMasterKeyFileFromEnvironment(),
+                    new io.hikyaku.kms.KmsCommandLog(new io.hikyaku.engine.servicelog.StoreServiceLog(replicated,
+                            io.hikyaku.kms.KmsCommandLog.SERVICE, timeout)), config.region(), config.clock());
+            long kmsAt = System.nanoTime();
+            startTopicsAndSchedules(new io.hikyaku.sns.SnsCommandLog(new io.hikyaku.engine.servicelog.StoreServiceLog(replicated,
+                            io.hikyaku.sns.SnsCommandLog.SERVICE, timeout)),
+                    new io.hikyaku.scheduler.SchedulerJournal(new io.hikyaku.engine.servicelog.StoreServiceLog(replicated,
+                            io.hikyaku.scheduler.SchedulerJournal.SERVICE, timeout)));
+            long topicsAt = System.nanoTime();
+            if (cloudWatch != null) {
+                cloudWatch.alarmsLeading(true, new io.hikyaku.engine.servicelog.StoreServiceLog(replicated,
+                        CloudWatch.alarmsService(), timeout));
+            }
+            LOG.info("Cluster services started: KMS in {} ms, SNS and the Scheduler in {} ms, alarms in {} ms",
+                    (kmsAt - began) / 1_000_000, (topicsAt - kmsAt) / 1_000_000, (System.nanoTime() - topicsAt) / 1_000_000);
+        }
+
+        @Override
+        public void stop() {
+            if (cloudWatch != null) {
+                cloudWatch.alarmsLeading(false, null);
+            }
+            io.hikyaku.scheduler.SchedulerService s = scheduler;
+            SnsService t = sns;
+            io.hikyaku.kms.KmsService k = kms;
+            scheduler = null; // requests that reach this node meanwhile are answered "not running" (retried)
+            sns = null;
+            kms = null;
+            for (AutoCloseable c : new AutoCloseable[] {s, t, k}) {
+                if (c != null) {
+                    try {
+                        c.close();
+                    } catch (Exception e) {
+                        LOG.warn("Stopping a cluster service failed", e);
+                    }
+                }
+            }
         }
     }
 
@@ -571,6 +652,9 @@ public final class HikyakuServer implements AutoCloseable {
                 LOG.info("Stopping: {} request(s) in flight, {} parked long poll(s) answered empty", inFlight, answered);
             } catch (RuntimeException e) {
                 LOG.warn("Answering the parked long polls failed; they end when the service closes", e);
+            }
+            if (leaderServices != null) {
+                leaderServices.close(); // stops the cluster's services, and starts none again
             }
             if (scheduler != null) {
                 scheduler.close(); // no fire after this

@@ -51,10 +51,21 @@ public final class SnsService implements AutoCloseable {
      */
     public static SnsService start(SqsService sqs, Path dataDir, String region, OutboundAllowList allow, Path outboundCa,
                                    String advertisedUrl, boolean enforcePolicies, LambdaInvoker lambdas) {
+        return start(sqs, dataDir, dataDir == null ? SnsJournal.memory() : SnsCommandLog.inDataDir(dataDir), region, allow,
+                outboundCa, advertisedUrl, enforcePolicies, lambdas);
+    }
+
+    /**
+     * @param journal where the topics are kept: the data dir's file, or a cluster's replicated service log (the
+     *                signing key and the HTTP outbox stay in {@code dataDir}, on this node)
+     * @param lambdas the functions {@code lambda} subscriptions invoke, or {@link LambdaInvoker#NONE}
+     */
+    public static SnsService start(SqsService sqs, Path dataDir, SnsJournal journal, String region, OutboundAllowList allow,
+                                   Path outboundCa, String advertisedUrl, boolean enforcePolicies, LambdaInvoker lambdas) {
         javax.net.ssl.SSLSocketFactory tls = OutboundTrust.sockets(outboundCa); // a bad file fails the start, naming it
         try {
             SnsSigner signer = dataDir == null ? SnsSigner.generate() : SnsSigner.loadOrCreate(dataDir.resolve("sns"));
-            SnsTopics topics = SnsTopics.open(dataDir == null ? SnsJournal.memory() : new FileSnsJournal(dataDir));
+            SnsTopics topics = SnsTopics.open(journal);
             OutboxLog outboxLog = dataDir == null ? OutboxLog.memory() : OutboxLog.open(dataDir.resolve("sns"));
             SnsTopicMetrics metrics = new SnsTopicMetrics();
             QueueCalls queues = new QueueCalls(sqs, region);
@@ -78,6 +89,19 @@ public final class SnsService implements AutoCloseable {
             return new SnsService(topics, publisher, SnsApi.create(topics, region, publisher).advertise(advertisedUrl));
         } catch (IOException e) {
             throw new UncheckedIOException("SNS topics could not be loaded from " + dataDir, e);
+        }
+    }
+
+    /**
+     * Makes this node's signing key now if it has none (an RSA key: seconds on a slow machine), so that a cluster
+     * node that becomes the leader later starts SNS without making one; and loads the JVM's TLS trust.
+     */
+    public static void prepare(Path dataDir) {
+        try {
+            SnsSigner.loadOrCreate(dataDir.resolve("sns"));
+            javax.net.ssl.SSLSocketFactory.getDefault();
+        } catch (IOException e) {
+            throw new UncheckedIOException("the SNS signing key in " + dataDir + " cannot be made", e);
         }
     }
 

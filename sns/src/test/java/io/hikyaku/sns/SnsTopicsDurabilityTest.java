@@ -30,7 +30,7 @@ class SnsTopicsDurabilityTest {
     @Test
     void aRestartReplaysToTheSameDigestAndRefusalsAreNeverWritten() throws Exception {
         String digest;
-        try (SnsTopics topics = SnsTopics.open(new FileSnsJournal(dir))) {
+        try (SnsTopics topics = SnsTopics.open(SnsCommandLog.inDataDir(dir))) {
             for (SnsCommand c : script()) {
                 topics.apply(c);
             }
@@ -38,8 +38,10 @@ class SnsTopicsDurabilityTest {
                     "arn:aws:sns:us-east-1:000000000000:orders", "SignatureVersion", "3"))).isInstanceOf(SnsException.class);
             digest = topics.digest();
         }
-        assertThat(Files.readAllLines(dir.resolve("sns/commands.log"))).hasSize(4);
-        try (SnsTopics reopened = SnsTopics.open(new FileSnsJournal(dir))) {
+        try (SnsCommandLog log = SnsCommandLog.inDataDir(dir)) {
+            assertThat(log.load()).hasSize(4);
+        }
+        try (SnsTopics reopened = SnsTopics.open(SnsCommandLog.inDataDir(dir))) {
             assertThat(reopened.digest()).isEqualTo(digest);
             assertThat(reopened.topicAttributes("arn:aws:sns:us-east-1:000000000000:orders"))
                     .containsEntry("SignatureVersion", "2").containsEntry("DisplayName", "O");
@@ -53,17 +55,26 @@ class SnsTopicsDurabilityTest {
 
     @Test
     void aTornTailIsCutOffAndDamageElsewhereIsRefused() throws Exception {
-        try (SnsTopics topics = SnsTopics.open(new FileSnsJournal(dir))) {
+        try (SnsTopics topics = SnsTopics.open(SnsCommandLog.inDataDir(dir))) {
             topics.apply(script().get(0));
         }
         Path log = dir.resolve("sns/commands.log");
-        Files.write(log, "{\"type\":\"DeleteTo".getBytes(StandardCharsets.UTF_8), StandardOpenOption.APPEND);
-        try (SnsTopics topics = SnsTopics.open(new FileSnsJournal(dir))) {
+        long whole = Files.size(log);
+        Files.write(log, new byte[] {0, 0, 0, 60, 9, 9, 9, 9, '{'}, StandardOpenOption.APPEND); // a torn frame
+        try (SnsTopics topics = SnsTopics.open(SnsCommandLog.inDataDir(dir))) {
             assertThat(topics.topicArns("000000000000")).hasSize(1);
         }
-        assertThat(Files.readString(log)).endsWith("}\n");
-        Files.writeString(log, "garbage\n" + Files.readString(log));
-        assertThatThrownBy(() -> SnsTopics.open(new FileSnsJournal(dir))).hasMessageContaining("command 1 is damaged");
+        assertThat(Files.size(log)).isEqualTo(whole);
+        byte[] damaged = Files.readAllBytes(log);
+        damaged[damaged.length - 2] ^= 1; // inside the first record: its CRC no longer matches, and a record follows
+        try (SnsTopics topics = SnsTopics.open(SnsCommandLog.inDataDir(dir))) {
+            topics.apply(script().get(1));
+        }
+        byte[] two = Files.readAllBytes(log);
+        System.arraycopy(damaged, 0, two, 0, damaged.length);
+        Files.write(log, two);
+        assertThatThrownBy(() -> SnsTopics.open(SnsCommandLog.inDataDir(dir))).hasMessageContaining("record 1")
+                .hasMessageContaining("refusing to skip it");
     }
 
     @Test

@@ -73,7 +73,7 @@ final class BackupCommand implements Subcommand {
         try {
             RocksDbStore.backup(data, to);
             io.hikyaku.push.FileMappingStore.copyInto(data, to);
-            io.hikyaku.kms.FileKmsJournal.copyInto(data, to); // the keys encrypted messages need (not the master key)
+            io.hikyaku.kms.KmsCommandLog.copyInto(data, to); // the keys encrypted messages need (not the master key)
         } catch (RuntimeException e) {
             throw unreachable == null ? e : new IllegalStateException(e.getMessage() + " (and its ADMIN file is stale: " + unreachable + ")", e);
         }

@@ -91,7 +91,8 @@ final class ServeCommand implements Subcommand {
                     + "arrived (default 120; env HIKYAKU_REQUEST_BODY_TIMEOUT)."),
             valued("node-id", "ID", "This node's id among the --cluster peers (env HIKYAKU_NODE_ID)."),
             valued("cluster", "PEERS", "Run as a node of a replicated cluster: every member's id and Raft address, "
-                    + "e.g. n1=10.0.0.1:9601,n2=10.0.0.2:9601,n3=10.0.0.3:9601 (needs --storage rocksdb and --node-id; "
+                    + "e.g. n1=10.0.0.1:9601,n2=10.0.0.2:9601,n3=10.0.0.3:9601 (needs --storage rocksdb, --node-id and the same "
+                    + "HIKYAKU_MASTER_KEY_FILE on every node; "
                     + "env HIKYAKU_CLUSTER; see docs/operations.md \"Cluster\")."));
 
     private final Map<String, String> env;

@@ -59,6 +59,8 @@ public final class ClusterMode implements AutoCloseable, ClusterRouting.Leader {
     });
     private volatile SqsService service;
     private volatile boolean wasReadyLeader;
+    /** Times this node became or stopped being the ready leader (LeaderServices restarts on any change). */
+    private final java.util.concurrent.atomic.AtomicLong readyLeaderChanges = new java.util.concurrent.atomic.AtomicLong();
     private ClusterRouting routing;
 
     private ClusterMode(ClusterSettings settings, RocksDbStore rocks, ClusterNode node) {
@@ -127,6 +129,7 @@ public final class ClusterMode implements AutoCloseable, ClusterRouting.Leader {
             boolean ready = node.isReadyLeader();
             if (ready != wasReadyLeader) {
                 wasReadyLeader = ready;
+                readyLeaderChanges.incrementAndGet();
                 LOG.info("Cluster node {} {}", settings.nodeId(), ready
                         ? "is the ready leader: the engine is reloaded from the store and serves"
                         : "is not the ready leader: requests are forwarded to the leader");
@@ -151,6 +154,16 @@ public final class ClusterMode implements AutoCloseable, ClusterRouting.Leader {
     @Override
     public boolean isReadyLeader() {
         return node.isReadyLeader();
+    }
+
+    /** How often this node's ready-leader role changed (seen by the fence's checks). */
+    long readyLeaderChanges() {
+        return readyLeaderChanges.get();
+    }
+
+    /** The replicated store itself: the services' logs write through it (LeaderServices). */
+    io.hikyaku.engine.store.Store replicatedStore() {
+        return node.store();
     }
 
     @Override

@@ -188,25 +188,20 @@ class ClusterRoutingTest {
     }
 
     @Test
-    void snsKmsSchedulerAndLambdaAreRefusedOnEveryNodeWithoutForwarding() {
+    void lambdaMappingsAreRefusedOnEveryNodeWithoutForwardingAndSnsKmsSchedulerAreNot() {
         ScriptedLeader one = new ScriptedLeader("n1");
         one.ready.set(true);
         RequestDispatcher leader = node(one, 16);
-        HttpResponseData sns = call(leader, new HttpRequestData("POST", "/", "", Map.of("content-type",
-                "application/x-www-form-urlencoded"), "Action=ListTopics&Version=2010-03-31".getBytes(StandardCharsets.UTF_8)), "s");
-        assertThat(sns.status()).isEqualTo(400);
-        assertThat(text(sns)).contains("<Code>InvalidAction</Code>").contains("SNS is not available in cluster mode");
-        HttpResponseData kms = call(leader, new HttpRequestData("POST", "/", "", Map.of("x-amz-target", "TrentService.ListKeys",
-                "content-type", "application/x-amz-json-1.1"), "{}".getBytes(StandardCharsets.UTF_8)), "k");
-        assertThat(kms.status()).isEqualTo(400);
-        assertThat(text(kms)).contains("UnsupportedOperationException").contains("KMS is not available in cluster mode");
         HttpResponseData lambda = call(leader, new HttpRequestData("GET", "/2015-03-31/event-source-mappings/", "", Map.of(),
                 new byte[0]), "l");
         assertThat(lambda.status()).isEqualTo(400);
         assertThat(text(lambda)).contains("The Lambda API (event source mappings) is not available in cluster mode");
+        // served by the ready leader (this test's node runs none of them: "not running", never "not available")
+        HttpResponseData sns = call(leader, new HttpRequestData("POST", "/", "", Map.of("content-type",
+                "application/x-www-form-urlencoded"), "Action=ListTopics&Version=2010-03-31".getBytes(StandardCharsets.UTF_8)), "s");
+        assertThat(text(sns)).doesNotContain("not available in cluster mode");
         HttpResponseData scheduler = call(leader, new HttpRequestData("GET", "/schedules", "", Map.of(), new byte[0]), "c");
-        assertThat(scheduler.status()).isEqualTo(400);
-        assertThat(text(scheduler)).contains("The Scheduler API is not available in cluster mode");
+        assertThat(text(scheduler)).doesNotContain("not available in cluster mode");
         assertThat(one.timeouts).isEmpty();
     }
 }
