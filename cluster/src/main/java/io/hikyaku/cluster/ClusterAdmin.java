@@ -32,19 +32,39 @@ public final class ClusterAdmin {
      */
     public static void setMembers(List<ClusterConfig.Peer> current, List<ClusterConfig.Peer> members, Duration timeout)
             throws IOException {
+        try (RaftClient client = client(current, timeout)) {
+            setMembers(client, members, timeout);
+        }
+    }
+
+    /**
+     * Asks the leader, reached through any of {@code current}, to hand leadership to {@code nodeId}
+     * (before a rolling restart stops the leader: writes pause for one election, not for a timeout).
+     */
+    public static void transferLeadership(List<ClusterConfig.Peer> current, String nodeId, Duration timeout)
+            throws IOException {
+        try (RaftClient client = client(current, timeout)) {
+            RaftClientReply reply = client.admin().transferLeadership(
+                    org.apache.ratis.protocol.RaftPeerId.valueOf(nodeId), timeout.toMillis());
+            if (!reply.isSuccess()) {
+                throw new IOException("leadership transfer to " + nodeId + " failed: "
+                        + (reply.getException() != null ? reply.getException().getMessage() : reply));
+            }
+        }
+    }
+
+    private static RaftClient client(List<ClusterConfig.Peer> current, Duration timeout) {
         RaftGroup group = RaftGroup.valueOf(ClusterNode.GROUP_ID, raftPeers(current));
         var properties = RaftSettings.client();
         org.apache.ratis.client.RaftClientConfigKeys.Rpc.setRequestTimeout(properties,
                 TimeDuration.valueOf(timeout.toMillis(), TimeUnit.MILLISECONDS));
-        try (RaftClient client = RaftClient.newBuilder()
+        return RaftClient.newBuilder()
                 .setRaftGroup(group)
                 .setProperties(properties)
                 .setParameters(new Parameters())
                 .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
                         (int) Math.max(1, timeout.toMillis() / 500), TimeDuration.valueOf(500, TimeUnit.MILLISECONDS)))
-                .build()) {
-            setMembers(client, members, timeout);
-        }
+                .build();
     }
 
     static void setMembers(RaftClient client, List<ClusterConfig.Peer> members, Duration timeout) throws IOException {

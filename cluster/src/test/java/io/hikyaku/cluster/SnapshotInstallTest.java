@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that was down meanwhile catches up by installing the leader's snapshot (its whole store replaced),
  * and a restart loads from the node's own snapshot and store plus the log after it.
  */
-class SnapshotTest {
+class SnapshotInstallTest {
 
     @TempDir
     Path dir;
