@@ -57,6 +57,8 @@ final class ClusterCommand implements Subcommand {
             throw new UsageException(e.getMessage());
         }
         long timeoutSeconds = flags.number("timeout-seconds", 120);
+        // gRPC's start-up notes (java.util.logging) are not this command's output
+        java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
         long start = System.nanoTime();
         if (transferTo != null) {
             ClusterAdmin.transferLeadership(current, transferTo, Duration.ofSeconds(timeoutSeconds));
