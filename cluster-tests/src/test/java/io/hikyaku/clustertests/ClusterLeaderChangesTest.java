@@ -80,7 +80,7 @@ class ClusterLeaderChangesTest {
             try {
                 for (int k = 1; k <= KILLS; k++) {
                     int before = ledger.ackedSends.size();
-                    cluster.await("sends acknowledged before kill " + k, 60, () -> ledger.ackedSends.size() > before + 50);
+                    cluster.await("sends acknowledged before kill " + k, 60, () -> ledger.ackedSends.size() > before + 30);
                     NodeProcess[] leader = new NodeProcess[1];
                     cluster.await("an agreed leader before kill " + k, 60, () -> (leader[0] = cluster.agreedLeader()) != null);
                     NodeProcess victim = leader[0];

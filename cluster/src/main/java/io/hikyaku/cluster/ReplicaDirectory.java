@@ -82,9 +82,16 @@ public final class ReplicaDirectory implements AutoCloseable {
                 }
                 writeCurrent(dir, name);
             }
-            removeLeftovers(dir, name);
             int generation = Integer.parseInt(name.substring(STORE.length()));
-            return new ReplicaDirectory(dir, durability, RocksDbStore.open(dir.resolve(name), durability), generation);
+            // open (and so lock against another process) before anything is deleted
+            RocksDbStore store = RocksDbStore.open(dir.resolve(name), durability);
+            try {
+                removeLeftovers(dir, name);
+            } catch (IOException e) {
+                store.close();
+                throw e;
+            }
+            return new ReplicaDirectory(dir, durability, store, generation);
         } catch (IOException | NumberFormatException e) {
             throw new StoreException("cannot open the replica directory " + dir + ": " + e, e);
         }
