@@ -230,6 +230,19 @@ final class StoreStateMachine extends BaseStateMachine {
         return CompletableFuture.completedFuture(Message.EMPTY);
     }
 
+    /**
+     * An entry Ratis applies itself (a configuration change, a leader's first entry). At a restart the
+     * store may hold more than the latest snapshot, and Ratis replays from the snapshot: such entries
+     * at or below the store's applied index were applied already and must not move it back.
+     */
+    @Override
+    public void notifyTermIndexUpdated(long term, long index) {
+        TermIndex last = getLastAppliedTermIndex();
+        if (last == null || index > last.getIndex()) {
+            super.notifyTermIndexUpdated(term, index);
+        }
+    }
+
     /** A request forwarded from another node: handled here while this node leads. */
     @Override
     public CompletableFuture<Message> query(Message request) {
