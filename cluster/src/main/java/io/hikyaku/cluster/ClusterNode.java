@@ -399,7 +399,7 @@ public final class ClusterNode implements AutoCloseable {
                 followers.add(new StuckFollowerWatchdog.Follower(rpcs.get(i).getId().getId().toStringUtf8(),
                         match[i], rpcs.get(i).getLastRpcElapsedTimeMs()));
             }
-            watchdog.round(System.currentTimeMillis(), info.getLastAppliedIndex(), followers).ifPresent(target -> {
+            watchdog.round(System.currentTimeMillis(), info.getLastAppliedIndex(), logStartIndex(), followers).ifPresent(target -> {
                 LOG.warn("a follower answers but does not receive the log (match indices {}, applied {}): "
                         + "handing leadership to {} (Ratis 3.3.0 bug, cluster/CLUSTER.md)", followers, info.getLastAppliedIndex(), target);
                 Thread t = new Thread(() -> {
