@@ -31,6 +31,8 @@ final class NodeProcess implements AutoCloseable {
     private String peers;
     private Process process;
     private boolean paused;
+    /** Extra JVM flags of the node (e.g. {@code -Dhikyaku.cluster.snapshotEvery=16}). */
+    final List<String> jvmFlags = new ArrayList<>();
 
     NodeProcess(String id, int httpPort, int raftPort, Path dataDir, Path log) {
         this.id = id;
@@ -38,6 +40,10 @@ final class NodeProcess implements AutoCloseable {
         this.raftPort = raftPort;
         this.dataDir = dataDir;
         this.log = log;
+    }
+
+    Path dataDir() {
+        return dataDir;
     }
 
     /** The shaded server jar ({@code -Dhikyaku.server.jar}), which the reactor packages before this module. */
@@ -59,8 +65,9 @@ final class NodeProcess implements AutoCloseable {
         Files.createDirectories(log.getParent());
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-jar", jar.toString(), "serve", "--host", "127.0.0.1", "--port", Integer.toString(httpPort),
+                "-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        command.addAll(jvmFlags);
+        command.addAll(List.of("-jar", jar.toString(), "serve", "--host", "127.0.0.1", "--port", Integer.toString(httpPort),
                 "--data-dir", dataDir.toString(), "--node-id", id, "--cluster", peers));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -135,6 +142,36 @@ final class NodeProcess implements AutoCloseable {
     long appliedIndex() {
         JsonNode h = health();
         return h == null ? -1 : h.at("/cluster/groups/0/appliedIndex").asLong(-1);
+    }
+
+    /** The first index this node's Raft log still holds (the log before it was purged), or -1. */
+    long logStartIndex() {
+        JsonNode h = health();
+        return h == null ? -1 : h.at("/cluster/groups/0/logStartIndex").asLong(-1);
+    }
+
+    /** The bytes of this node's Raft log segments on disk. */
+    long logBytes() throws IOException {
+        try (var files = Files.walk(dataDir.resolve("raft"))) {
+            return files.filter(p -> p.getFileName().toString().startsWith("log_")).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
+    /** Runs {@code hikyaku <args>} (the same jar) to its end; returns its output, fails on a non-zero exit. */
+    static String cli(Path jar, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar.toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("hikyaku " + String.join(" ", args) + " did not end: " + out);
+        }
+        if (p.exitValue() != 0) {
+            throw new AssertionError("hikyaku " + String.join(" ", args) + " exited " + p.exitValue() + ": " + out);
+        }
+        return out;
     }
 
     /** SIGKILL: no shutdown hook, no flush, no close. */

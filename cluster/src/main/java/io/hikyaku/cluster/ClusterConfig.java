@@ -92,6 +92,16 @@ public record ClusterConfig(String nodeId, List<Peer> peers) {
         return new ClusterConfig(nodeId.trim(), parsed);
     }
 
+    /** Parses a list of members as {@link #parse} does, without naming this node (the CLI's --set-members). */
+    public static List<Peer> parsePeers(String peers) {
+        if (peers == null || peers.isBlank()) {
+            throw new IllegalArgumentException("the cluster lists no node: expected id=host:port[,id=host:port...]");
+        }
+        String first = peers.split(",", 2)[0];
+        int eq = first.indexOf('=');
+        return parse(eq > 0 ? first.substring(0, eq).trim() : "-", peers).peers();
+    }
+
     private static void validate(String nodeId, List<Peer> peers) {
         if (peers.isEmpty()) {
             throw new IllegalArgumentException("the cluster lists no node: at least 1 is needed");

@@ -75,7 +75,13 @@ public final class ClusterNode implements AutoCloseable {
     private final StuckFollowerWatchdog watchdog = new StuckFollowerWatchdog();
     private volatile boolean closed;
 
-    private ClusterNode(ClusterConfig config, Path raftDir, Store inner) throws IOException {
+    private final ReplicaDirectory replica;
+    private final SwappableStore inner;
+
+    private ClusterNode(ClusterConfig config, Path raftDir, ReplicaDirectory replica, RaftSettings.LogRetention retention)
+            throws IOException {
+        this.replica = replica;
+        this.inner = new SwappableStore(replica.current());
         this.config = config;
         List<RaftPeer> peers = config.peers().stream()
                 .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build())
@@ -83,9 +89,10 @@ public final class ClusterNode implements AutoCloseable {
         this.group = RaftGroup.valueOf(GROUP_ID, peers);
         this.selfId = RaftPeerId.valueOf(config.nodeId());
         // hikyaku.cluster.pipelineAt: a benchmark switch (CLUSTER.md "Group commit"), not configuration
-        this.store = new ReplicatedStore(inner, PROPOSAL_TIMEOUT_MS,
+        this.store = new ReplicatedStore(this.inner, PROPOSAL_TIMEOUT_MS,
                 Integer.getInteger("hikyaku.cluster.pipelineAt", ReplicatedStore.MAX_BATCHES_PER_ENTRY));
-        this.stateMachine = new StoreStateMachine(store, proposerId, this::changedSoon, this::haltAsync);
+        this.stateMachine = new StoreStateMachine(store, this.inner, replica, proposerId, this::changedSoon,
+                this::haltAsync);
         Files.createDirectories(raftDir);
         boolean existing = Files.isDirectory(raftDir.resolve(GROUP_ID.getUuid().toString()).resolve("current"));
         ClusterConfig.Peer self = config.self();
@@ -93,7 +100,7 @@ public final class ClusterNode implements AutoCloseable {
                 .setServerId(selfId)
                 .setGroup(group)
                 .setStateMachine(stateMachine)
-                .setProperties(RaftSettings.server(raftDir, self.host(), self.port()))
+                .setProperties(RaftSettings.server(raftDir, self.host(), self.port(), retention))
                 // RECOVER keeps an existing log; FORMAT would wipe it, so only for a new directory
                 .setOption(existing ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT)
                 .build();
@@ -113,14 +120,19 @@ public final class ClusterNode implements AutoCloseable {
 
     /**
      * Starts this node's Ratis server for the cluster's one group, its storage under
-     * {@code raftDir}, over {@code inner}: the node's own store (open it with
-     * {@code Durability.NONE}: the Raft log is the durable record), written by nobody else.
+     * {@code raftDir}, over the node's own store in {@code replica} (written by nobody else; a
+     * snapshot from the leader may replace it; its owner closes it after this node).
      */
-    public static ClusterNode start(ClusterConfig config, Path raftDir, Store inner) throws IOException {
+    public static ClusterNode start(ClusterConfig config, Path raftDir, ReplicaDirectory replica) throws IOException {
+        return start(config, raftDir, replica, RaftSettings.LogRetention.defaults());
+    }
+
+    static ClusterNode start(ClusterConfig config, Path raftDir, ReplicaDirectory replica,
+                             RaftSettings.LogRetention retention) throws IOException {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(raftDir, "raftDir");
-        Objects.requireNonNull(inner, "inner");
-        ClusterNode node = new ClusterNode(config, raftDir, inner);
+        Objects.requireNonNull(replica, "replica");
+        ClusterNode node = new ClusterNode(config, raftDir, replica, retention);
         try {
             node.store.start(node::propose, node::isReadyLeader);
             node.server.start();
@@ -247,7 +259,51 @@ public final class ClusterNode implements AutoCloseable {
 
     /** The node's own store under the replication (tests compare replicas through it). */
     Store inner() {
-        return store.inner();
+        return inner.current();
+    }
+
+    /** Snapshots this node took, and snapshots from the leader it installed, since start. */
+    public long snapshotsTaken() {
+        return stateMachine.snapshotsTaken();
+    }
+
+    public long snapshotsInstalled() {
+        return stateMachine.snapshotsInstalled();
+    }
+
+    /** The index of this node's latest snapshot, or -1 (the log before it may be purged). */
+    public long snapshotIndex() {
+        SnapshotStorage.Snapshot s = ((SnapshotStorage) stateMachine.getStateMachineStorage()).latest();
+        return s == null ? -1 : s.termIndex().getIndex();
+    }
+
+    /**
+     * Changes the group's members to {@code members} (Ratis setConfiguration through the leader): new
+     * members first catch up (from the log, or from a snapshot when the log they need was purged),
+     * then the new configuration is committed by a majority of old and new members both. Blocks until
+     * it is committed or {@code timeout} passed.
+     */
+    public void setMembers(List<ClusterConfig.Peer> members, Duration timeout) throws IOException {
+        ClusterAdmin.setMembers(forwarder, members, timeout);
+    }
+
+    /** The first index this node's Raft log still holds (entries before it were purged after a snapshot). */
+    public long logStartIndex() {
+        try {
+            return server.getDivision(GROUP_ID).getRaftLog().getStartIndex();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** The members of the group's committed configuration, as this node knows it. */
+    public List<String> members() {
+        try {
+            return server.getDivision(GROUP_ID).getRaftConf().getCurrentPeers().stream()
+                    .map(p -> p.getId() + "=" + p.getAddress()).sorted().toList();
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
     }
 
     private DivisionInfo info() {
@@ -343,7 +399,7 @@ public final class ClusterNode implements AutoCloseable {
                 followers.add(new StuckFollowerWatchdog.Follower(rpcs.get(i).getId().getId().toStringUtf8(),
                         match[i], rpcs.get(i).getLastRpcElapsedTimeMs()));
             }
-            watchdog.round(System.currentTimeMillis(), info.getLastAppliedIndex(), followers).ifPresent(target -> {
+            watchdog.round(System.currentTimeMillis(), info.getLastAppliedIndex(), logStartIndex(), followers).ifPresent(target -> {
                 LOG.warn("a follower answers but does not receive the log (match indices {}, applied {}): "
                         + "handing leadership to {} (Ratis 3.3.0 bug, cluster/CLUSTER.md)", followers, info.getLastAppliedIndex(), target);
                 Thread t = new Thread(() -> {

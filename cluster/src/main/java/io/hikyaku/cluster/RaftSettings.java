@@ -34,10 +34,28 @@ final class RaftSettings {
     /** Forwarded requests include long polls (up to 20 s wait plus handling). */
     static final TimeDuration FORWARD_REQUEST_TIMEOUT = TimeDuration.valueOf(30, TimeUnit.SECONDS);
 
+    /**
+     * How often a snapshot is taken (every {@code snapshotEvery} applied entries; then the log is purged
+     * up to it) and the log's segment size (purge removes whole closed segments).
+     */
+    record LogRetention(long snapshotEvery, SizeInBytes segmentSize) {
+        /**
+         * 4,096 entries and 32 MB segments; the system properties {@code hikyaku.cluster.snapshotEvery} and
+         * {@code hikyaku.cluster.logSegmentSize} change them (tests make them small).
+         */
+        static LogRetention defaults() {
+            return new LogRetention(Long.getLong("hikyaku.cluster.snapshotEvery", 4096),
+                    SizeInBytes.valueOf(System.getProperty("hikyaku.cluster.logSegmentSize", "32MB")));
+        }
+    }
+    /** Snapshot files travel in chunks of this size (under the gRPC message limit, with room). */
+    static final SizeInBytes SNAPSHOT_CHUNK_SIZE = SizeInBytes.valueOf("4MB");
+
     private RaftSettings() {}
 
     /** Server properties for the node listening on {@code port}, its Raft storage in {@code raftDir}. */
-    static RaftProperties server(Path raftDir, String host, int port) {
+    static RaftProperties server(Path raftDir, String host, int port, LogRetention retention) {
+        long snapshotEvery = retention.snapshotEvery();
         RaftProperties p = new RaftProperties();
         RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
         GrpcConfigKeys.Server.setHost(p, host);
@@ -65,7 +83,7 @@ final class RaftSettings {
         RaftServerConfigKeys.Read.setTimeout(p, FORWARD_REQUEST_TIMEOUT);
 
         // The log is the durable record: fsynced, never unsafe, async flush off until tested.
-        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("32MB"));
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, retention.segmentSize());
         RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf("4MB"));
         RaftServerConfigKeys.Log.setForceSyncNum(p, 128);
         RaftServerConfigKeys.Log.setAsyncFlushEnabled(p, false);
@@ -85,17 +103,27 @@ final class RaftSettings {
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, APPENDER_BUFFER_BYTE_LIMIT);
         RaftServerConfigKeys.Log.Appender.setBufferElementLimit(p, 0);
         RaftServerConfigKeys.Log.Appender.setWaitTimeMin(p, TimeDuration.valueOf(0, TimeUnit.MILLISECONDS));
-        RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
+        // A follower that needs purged entries receives the leader's latest snapshot, file by file.
+        RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, true);
+        RaftServerConfigKeys.Log.Appender.setSnapshotChunkSizeMax(p, SNAPSHOT_CHUNK_SIZE);
         RaftServerConfigKeys.Write.setElementLimit(p, 4096);
         RaftServerConfigKeys.Write.setByteLimit(p, SizeInBytes.valueOf("64MB"));
 
         // Retries within the cache's life are answered from it, never applied twice (RATIS-1873).
         RaftServerConfigKeys.RetryCache.setExpiryTime(p, TimeDuration.valueOf(5, TimeUnit.MINUTES));
 
-        // No snapshots yet (CLUSTER.md): the RocksDB store is the state, the log is kept whole.
-        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, false);
+        // Snapshots (CLUSTER.md "Snapshots"): a RocksDB checkpoint every {@code snapshotEvery} applied
+        // entries; the log is then purged up to it even if a follower still needs older entries (that
+        // follower installs the snapshot instead), so a node that is down does not keep the log growing.
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, snapshotEvery);
+        RaftServerConfigKeys.Snapshot.setCreationGap(p, Math.min(snapshotEvery, 1024));
+        RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
         RaftServerConfigKeys.Snapshot.setTriggerWhenStopEnabled(p, false);
         RaftServerConfigKeys.Snapshot.setTriggerWhenRemoveEnabled(p, false);
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+        RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(snapshotEvery, 1024));
+        RaftServerConfigKeys.Log.setPurgePreservationLogNum(p, 0);
         return p;
     }
 

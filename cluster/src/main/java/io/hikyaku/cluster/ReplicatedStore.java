@@ -563,6 +563,14 @@ final class ReplicatedStore implements Store {
         return new long[] {b.getLong(), b.getLong()};
     }
 
+    /**
+     * Writes the applied (term, index) alone (apply thread, no entry being applied): before a snapshot,
+     * and after the store was replaced by one.
+     */
+    void recordApplied(long term, long index) {
+        inner.write(new StoreBatch().put(Keyspace.META, APPLIED_KEY, encodeApplied(term, index))).join();
+    }
+
     static byte[] encodeApplied(long term, long index) {
         return ByteBuffer.allocate(17).put((byte) 1).putLong(term).putLong(index).array();
     }

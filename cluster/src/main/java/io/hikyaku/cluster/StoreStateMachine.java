@@ -14,6 +14,8 @@ import org.apache.ratis.server.raftlog.RaftLog;
 import org.apache.ratis.server.storage.FileInfo;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.SnapshotInfo;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
@@ -32,24 +34,34 @@ import java.util.function.Function;
  * ({@link #query}) with the handler this node serves while it leads.
  *
  * <p>The applied (term, index) lives in the store itself, written in the same atomic batch as each
- * entry's batches. At start it is reported to Ratis as the latest "snapshot" (the state a disk-based
- * state machine already holds, without files), so Ratis replays exactly the entries after it. No
- * snapshot is ever taken, so the log is never purged (CLUSTER.md).
+ * entry's batches; Ratis replays the entries after it at start. Every {@code snapshotEvery} applied
+ * entries Ratis asks for a snapshot ({@link #takeSnapshot}): a RocksDB checkpoint of the store in
+ * {@link SnapshotStorage}; Ratis then purges the log up to it. A follower that needs purged entries
+ * receives the leader's snapshot and replaces its whole store with it ({@link #reinitialize}). With no
+ * snapshot yet, the store's applied state is reported as a snapshot without files (CLUSTER.md).
  */
 final class StoreStateMachine extends BaseStateMachine {
 
     private static final Logger LOG = LoggerFactory.getLogger(StoreStateMachine.class);
 
     private final ReplicatedStore store;
+    private final SwappableStore inner;
+    private final ReplicaDirectory replica;
+    private final SnapshotStorage snapshots = new SnapshotStorage();
     /** The client id this node proposes under in this life: its entries are recognised at apply. */
     private final ClientId proposerId;
     private final Runnable onChange;
     private final Runnable onHalt;
     private volatile SnapshotInfo persisted;
+    private final java.util.concurrent.atomic.AtomicLong snapshotsTaken = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong snapshotsInstalled = new java.util.concurrent.atomic.AtomicLong();
     private volatile Function<byte[], CompletableFuture<byte[]>> forwardedHandler;
 
-    StoreStateMachine(ReplicatedStore store, ClientId proposerId, Runnable onChange, Runnable onHalt) {
+    StoreStateMachine(ReplicatedStore store, SwappableStore inner, ReplicaDirectory replica, ClientId proposerId,
+                      Runnable onChange, Runnable onHalt) {
         this.store = store;
+        this.inner = inner;
+        this.replica = replica;
         this.proposerId = proposerId;
         this.onChange = onChange;
         this.onHalt = onHalt;
@@ -62,29 +74,129 @@ final class StoreStateMachine extends BaseStateMachine {
     @Override
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage storage) throws IOException {
         super.initialize(server, groupId, storage);
-        long[] applied;
-        try {
-            applied = store.persistedApplied();
-        } catch (StoreException e) {
-            throw new IOException("cannot read the applied index from the store: " + e.getMessage(), e);
+        snapshots.init(storage);
+        long[] applied = readApplied();
+        SnapshotStorage.Snapshot snapshot = snapshots.latest();
+        if (snapshot != null && (applied == null || applied[1] < snapshot.termIndex().getIndex())) {
+            // the store is behind its own latest snapshot: a crash between an installed snapshot and the
+            // store's replacement (or a store rolled back): the log after the snapshot starts there
+            LOG.info("store holds index {} but the latest snapshot is {}: the store is replaced by the snapshot",
+                    applied == null ? "none" : applied[1], snapshot.termIndex());
+            replaceStore(snapshot);
+            applied = readApplied();
         }
         if (applied != null) {
             TermIndex ti = TermIndex.valueOf(applied[0], applied[1]);
             persisted = new AppliedState(ti);
             setLastAppliedTermIndex(ti);
-            LOG.info("store holds the log up to index {} (term {}): Ratis replays from {}", ti.getIndex(), ti.getTerm(), ti.getIndex() + 1);
+            LOG.info("store holds the log up to index {} (term {}), latest snapshot {}: Ratis replays from {}",
+                    ti.getIndex(), ti.getTerm(), snapshot == null ? "none" : snapshot.termIndex(), ti.getIndex() + 1);
+        }
+        getLifeCycle().transition(LifeCycle.State.STARTING);
+        getLifeCycle().transition(LifeCycle.State.RUNNING);
+    }
+
+    private long[] readApplied() throws IOException {
+        try {
+            return store.persistedApplied();
+        } catch (StoreException e) {
+            throw new IOException("cannot read the applied index from the store: " + e.getMessage(), e);
         }
     }
 
-    /** The applied state the store held at start (no snapshot files: the store is the state). */
     @Override
-    public SnapshotInfo getLatestSnapshot() {
-        return persisted;
+    public StateMachineStorage getStateMachineStorage() {
+        return snapshots;
     }
 
+    /**
+     * The latest snapshot with its files (what the leader sends a follower that needs purged entries);
+     * before the first one, the applied state the store held at start, without files.
+     */
     @Override
-    public long takeSnapshot() {
-        return RaftLog.INVALID_LOG_INDEX; // not yet (CLUSTER.md): the log is kept whole
+    public SnapshotInfo getLatestSnapshot() {
+        SnapshotInfo real = snapshots.getLatestSnapshot();
+        return real != null ? real : persisted;
+    }
+
+    /**
+     * Ratis' state machine updater calls this (every {@code snapshotEvery} applied entries) on the
+     * thread that applies, so the store holds exactly the entries up to the last applied index. That
+     * index is written to the store (entries Ratis applies itself, such as configuration changes,
+     * advance it without a store write), then the store is checkpointed. A checkpoint flushes the
+     * memtables, so the live store's table files hold everything up to the index too: the log may be
+     * purged up to it (CLUSTER.md "Snapshots").
+     */
+    @Override
+    public long takeSnapshot() throws IOException {
+        TermIndex last = getLastAppliedTermIndex();
+        if (last == null || last.getIndex() < 0 || store.halted()) {
+            return RaftLog.INVALID_LOG_INDEX;
+        }
+        long start = System.nanoTime();
+        try {
+            store.recordApplied(last.getTerm(), last.getIndex());
+            snapshots.take(last, replica::checkpoint);
+        } catch (StoreException e) {
+            throw new IOException("snapshot at " + last + " failed: " + e.getMessage(), e);
+        }
+        snapshotsTaken.incrementAndGet();
+        LOG.info("snapshot at index {} (term {}) taken in {} ms", last.getIndex(), last.getTerm(),
+                (System.nanoTime() - start) / 1_000_000);
+        return last.getIndex();
+    }
+
+    /** Called by Ratis before it moves a received snapshot into place (then {@link #reinitialize}). */
+    @Override
+    public void pause() {
+        store.leadershipLost("installing a snapshot from the leader");
+        getLifeCycle().transition(LifeCycle.State.PAUSING);
+        getLifeCycle().transition(LifeCycle.State.PAUSED);
+    }
+
+    /**
+     * A snapshot from the leader is in place: the whole store is replaced by it and applying goes on
+     * after its index. Fail-stop if the store cannot be replaced (the node then holds neither).
+     */
+    @Override
+    public void reinitialize() throws IOException {
+        SnapshotStorage.Snapshot snapshot = snapshots.refresh();
+        if (snapshot == null) {
+            throw new IOException("reinitialize without an installed snapshot in " + snapshots.getSnapshotDir());
+        }
+        replaceStore(snapshot);
+        setLastAppliedTermIndex(snapshot.termIndex());
+        persisted = new AppliedState(snapshot.termIndex());
+        snapshotsInstalled.incrementAndGet();
+        getLifeCycle().transition(LifeCycle.State.STARTING);
+        getLifeCycle().transition(LifeCycle.State.RUNNING);
+        LOG.info("store replaced by the leader's snapshot at index {} (term {})", snapshot.termIndex().getIndex(),
+                snapshot.termIndex().getTerm());
+    }
+
+    /** Replaces the node's store by {@code snapshot}'s checkpoint; its applied index is the snapshot's. */
+    private void replaceStore(SnapshotStorage.Snapshot snapshot) throws IOException {
+        IOException[] failed = new IOException[1];
+        inner.swap(() -> {
+            try {
+                return replica.replaceWith(snapshot.dir());
+            } catch (IOException e) {
+                failed[0] = e;
+                return replica.current(); // the old store when the copy failed; a closed one if the open failed
+            }
+        });
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+        store.recordApplied(snapshot.termIndex().getTerm(), snapshot.termIndex().getIndex());
+    }
+
+    long snapshotsTaken() {
+        return snapshotsTaken.get();
+    }
+
+    long snapshotsInstalled() {
+        return snapshotsInstalled.get();
     }
 
     /**
@@ -116,6 +228,19 @@ final class StoreStateMachine extends BaseStateMachine {
         }
         updateLastAppliedTermIndex(ti);
         return CompletableFuture.completedFuture(Message.EMPTY);
+    }
+
+    /**
+     * An entry Ratis applies itself (a configuration change, a leader's first entry). At a restart the
+     * store may hold more than the latest snapshot, and Ratis replays from the snapshot: such entries
+     * at or below the store's applied index were applied already and must not move it back.
+     */
+    @Override
+    public void notifyTermIndexUpdated(long term, long index) {
+        TermIndex last = getLastAppliedTermIndex();
+        if (last == null || index > last.getIndex()) {
+            super.notifyTermIndexUpdated(term, index);
+        }
     }
 
     /** A request forwarded from another node: handled here while this node leads. */

@@ -25,6 +25,12 @@ final class StuckFollowerWatchdog {
     static final long STUCK_AFTER_MS = 10_000;
     /** A follower that has not answered for this long is down, not stuck. */
     static final long ALIVE_WITHIN_MS = 3_000;
+    /**
+     * A follower behind the leader's log start receives a snapshot, during which its match index does
+     * not move for as long as the files take: it is stuck only after this long (a transfer of leadership
+     * would restart the install from the beginning).
+     */
+    static final long INSTALLING_STUCK_AFTER_MS = 120_000;
     /** Between two transfers, at least this long (a transfer and the new leader's catch-up take time). */
     static final long BACKOFF_MS = 30_000;
 
@@ -40,6 +46,11 @@ final class StuckFollowerWatchdog {
      * answering follower can take over.
      */
     Optional<String> round(long nowMs, long leaderApplied, List<Follower> followers) {
+        return round(nowMs, leaderApplied, 0, followers);
+    }
+
+    /** As above; {@code logStart}: the first index of the leader's log (entries before it were purged). */
+    Optional<String> round(long nowMs, long leaderApplied, long logStart, List<Follower> followers) {
         java.util.Set<String> stuck = new java.util.HashSet<>();
         for (Follower f : followers) {
             long[] seen = since.get(f.id());
@@ -47,7 +58,8 @@ final class StuckFollowerWatchdog {
                 since.put(f.id(), new long[] {f.matchIndex(), nowMs});
                 continue;
             }
-            if (answers(f) && f.matchIndex() < leaderApplied && nowMs - seen[1] >= STUCK_AFTER_MS) {
+            long patience = f.matchIndex() + 1 < logStart ? INSTALLING_STUCK_AFTER_MS : STUCK_AFTER_MS;
+            if (answers(f) && f.matchIndex() < leaderApplied && nowMs - seen[1] >= patience) {
                 stuck.add(f.id());
             }
         }

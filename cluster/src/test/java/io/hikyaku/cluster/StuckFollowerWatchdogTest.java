@@ -30,6 +30,16 @@ class StuckFollowerWatchdogTest {
         assertThat(dog.round(10_000, 500, f)).contains("n3");
     }
 
+    /** Behind the leader's log start it receives a snapshot: its match index moves only at the end. */
+    @Test
+    void aFollowerThatNeedsASnapshotGetsTimeForTheInstall() {
+        List<Follower> f = List.of(new Follower("n2", 40, 100), new Follower("n3", 5_000, 50));
+        for (int s = 0; s < 119; s++) {
+            assertThat(dog.round(s * 1000L, 5_000, 4_097, f)).as("installing, second " + s).isEmpty();
+        }
+        assertThat(dog.round(120_000, 5_000, 4_097, f)).contains("n3");
+    }
+
     @Test
     void aFollowerThatIsCatchingUpIsLeftAlone() {
         for (int s = 0; s < 60; s++) {

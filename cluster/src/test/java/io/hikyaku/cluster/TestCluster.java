@@ -26,7 +26,9 @@ final class TestCluster implements AutoCloseable {
     final Path root;
     final ClusterConfig.Peer[] peers;
     private final Map<String, ClusterNode> nodes = new java.util.concurrent.ConcurrentSkipListMap<>();
-    private final Map<String, RocksDbStore> stores = new java.util.concurrent.ConcurrentSkipListMap<>();
+    private final Map<String, ReplicaDirectory> stores = new java.util.concurrent.ConcurrentSkipListMap<>();
+    /** Snapshot interval and log segment size of the nodes started from now on. */
+    RaftSettings.LogRetention retention = RaftSettings.LogRetention.defaults();
 
     private TestCluster(Path root, int size) throws IOException {
         this.root = root;
@@ -99,15 +101,26 @@ final class TestCluster implements AutoCloseable {
     }
 
     ClusterNode start(String id) throws IOException {
-        RocksDbStore store = RocksDbStore.open(storeDir(id), Durability.NONE);
+        return start(id, List.of(peers));
+    }
+
+    /** Starts node {@code id} with {@code members} as the group it names at start (a new member: the new members). */
+    ClusterNode start(String id, List<ClusterConfig.Peer> members) throws IOException {
+        ReplicaDirectory store = ReplicaDirectory.open(root.resolve(id).resolve("replica"), null);
         stores.put(id, store);
-        ClusterNode node = ClusterNode.start(new ClusterConfig(id, List.of(peers)), root.resolve(id).resolve("raft"), store);
+        ClusterNode node = ClusterNode.start(new ClusterConfig(id, members), root.resolve(id).resolve("raft"), store, retention);
         nodes.put(id, node);
         return node;
     }
 
+    /** The directory of the store node {@code id} uses (named by its replica's CURRENT file). */
     Path storeDir(String id) {
-        return root.resolve(id).resolve("store");
+        Path replica = root.resolve(id).resolve("replica");
+        try {
+            return replica.resolve(java.nio.file.Files.readString(replica.resolve(ReplicaDirectory.CURRENT)).strip());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Closes a node and its store (as a clean shutdown; the dirs stay for a restart). */
@@ -116,7 +129,7 @@ final class TestCluster implements AutoCloseable {
         if (node != null) {
             node.close();
         }
-        RocksDbStore store = stores.remove(id);
+        ReplicaDirectory store = stores.remove(id);
         if (store != null) {
             store.close();
         }
@@ -130,8 +143,9 @@ final class TestCluster implements AutoCloseable {
         return new ArrayList<>(nodes.values());
     }
 
+    /** The store node {@code id} uses now (a snapshot install replaces it). */
     Store innerStore(String id) {
-        return stores.get(id);
+        return stores.get(id).current();
     }
 
     /** Waits for a ready leader among the running nodes whose store resumes (accepts writes). */
@@ -161,7 +175,12 @@ final class TestCluster implements AutoCloseable {
             String digest = null;
             for (Map.Entry<String, ClusterNode> e : nodes.entrySet()) {
                 long a = e.getValue().appliedIndex();
-                String d = digest(stores.get(e.getKey()));
+                String d;
+                try {
+                    d = digest(stores.get(e.getKey()).current());
+                } catch (RuntimeException replacedMeanwhile) {
+                    return false; // a snapshot install closed the store being read: read again
+                }
                 if (applied == -2) {
                     applied = a;
                     digest = d;
@@ -186,7 +205,7 @@ final class TestCluster implements AutoCloseable {
 
     String digests() {
         StringBuilder b = new StringBuilder();
-        stores.forEach((id, s) -> b.append(id).append('=').append(digest(s)).append(' '));
+        stores.forEach((id, s) -> b.append(id).append('=').append(digest(s.current())).append(' '));
         return b.toString();
     }
 

@@ -78,16 +78,27 @@ public final class CorrectnessChecker {
         return deletedCount;
     }
 
-    /** Everything acknowledged as sent has been received and deleted. */
+    /**
+     * Every acknowledged id has been received and deleted. By id, not by count: a send answered with an
+     * error may still have committed (a cluster's leader change), so counts of receipts can reach the
+     * count of acknowledged sends while an acknowledged message is still in the queue.
+     */
     public synchronized boolean drained() {
-        return receivedCount >= sentCount && deletedCount >= sentCount;
+        return absentFrom(received) == 0 && absentFrom(deleted) == 0;
     }
 
     public synchronized CorrectnessReport report() {
+        BitSet unacknowledged = (BitSet) received.clone();
+        unacknowledged.andNot(sent);
+        return new CorrectnessReport(sentCount, receivedCount, deletedCount, absentFrom(received), duplicates,
+                orderViolations, unknown, unacknowledged.cardinality(), absentFrom(deleted));
+    }
+
+    /** Acknowledged ids not in {@code seen}. */
+    private int absentFrom(BitSet seen) {
         BitSet missing = (BitSet) sent.clone();
-        missing.andNot(received);
-        return new CorrectnessReport(sentCount, receivedCount, deletedCount, missing.cardinality(), duplicates,
-                orderViolations, unknown);
+        missing.andNot(seen);
+        return missing.cardinality();
     }
 
     private static int index(long seq) {

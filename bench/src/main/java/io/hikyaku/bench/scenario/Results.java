@@ -24,6 +24,9 @@ final class Results {
             all.put("lost", Long.toString(r.lost()));
             all.put("dup", Long.toString(r.duplicates()));
             all.put("order_violations", Long.toString(r.orderViolations()));
+            if (r.unacknowledged() > 0) {
+                all.put("unacknowledged_received", Long.toString(r.unacknowledged()));
+            }
             if (r.unknown() > 0) {
                 all.put("unknown", Long.toString(r.unknown()));
             }

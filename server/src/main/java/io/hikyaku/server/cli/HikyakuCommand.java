@@ -27,7 +27,7 @@ public final class HikyakuCommand {
     private HikyakuCommand(Map<String, String> env, PrintWriter out, PrintWriter err) {
         this.out = out;
         this.err = err;
-        for (Subcommand c : List.of(new ServeCommand(env), new BackupCommand(env), new ReplayCommand(), new SelfCheckCommand(env), new NewKeyCommand(), new ReencryptCommand(env))) {
+        for (Subcommand c : List.of(new ServeCommand(env), new BackupCommand(env), new ReplayCommand(), new SelfCheckCommand(env), new NewKeyCommand(), new ReencryptCommand(env), new ClusterCommand())) {
             commands.put(c.name(), c);
         }
     }

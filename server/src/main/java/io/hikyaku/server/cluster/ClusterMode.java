@@ -7,14 +7,13 @@ import io.hikyaku.api.SqsService;
 import io.hikyaku.cluster.ClusterConfig;
 import io.hikyaku.cluster.ClusterNode;
 import io.hikyaku.cluster.ClusterStatus;
+import io.hikyaku.cluster.ReplicaDirectory;
 import io.hikyaku.cluster.ReplicationStages;
 import io.hikyaku.protocol.HttpRequestData;
 import io.hikyaku.server.ServerConfig;
 import io.hikyaku.server.config.ConfigException;
 import io.hikyaku.server.storage.OpenedStore;
 import io.hikyaku.server.storage.StoreHealth;
-import io.hikyaku.store.rocksdb.Durability;
-import io.hikyaku.store.rocksdb.RocksDbStore;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
@@ -39,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * forwards API requests to the leader ({@link ClusterRouting}).
  *
  * <p>The node's RocksDB is opened without fsync (durability none): the Raft log is the durable record,
- * and a restarted node replays what its store lacks. Raft keeps its log in {@code <data dir>/raft}.
+ * and a restarted node replays what its store lacks. Raft keeps its log and snapshots in
+ * {@code <data dir>/raft}, the store lives in {@code <data dir>/replica} ({@link ReplicaDirectory}: a
+ * snapshot from the leader may replace it as a whole).
  */
 public final class ClusterMode implements AutoCloseable, ClusterRouting.Leader {
 
@@ -50,7 +51,7 @@ public final class ClusterMode implements AutoCloseable, ClusterRouting.Leader {
     private static final long CHECK_MILLIS = 100;
 
     private final ClusterSettings settings;
-    private final RocksDbStore rocks;
+    private final ReplicaDirectory replica;
     private final ClusterNode node;
     private final ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "hikyaku-cluster-fence");
@@ -63,9 +64,9 @@ public final class ClusterMode implements AutoCloseable, ClusterRouting.Leader {
     private final java.util.concurrent.atomic.AtomicLong readyLeaderChanges = new java.util.concurrent.atomic.AtomicLong();
     private ClusterRouting routing;
 
-    private ClusterMode(ClusterSettings settings, RocksDbStore rocks, ClusterNode node) {
+    private ClusterMode(ClusterSettings settings, ReplicaDirectory replica, ClusterNode node) {
         this.settings = settings;
-        this.rocks = rocks;
+        this.replica = replica;
         this.node = node;
     }
 
@@ -93,14 +94,15 @@ public final class ClusterMode implements AutoCloseable, ClusterRouting.Leader {
     public static ClusterMode start(ServerConfig config, ClusterSettings settings) {
         check(config, settings);
         Path dataDir = config.dataDir();
-        RocksDbStore rocks = RocksDbStore.open(dataDir, Durability.NONE);
+        // a store of the first slice (in the data directory itself) moves into the replica once
+        ReplicaDirectory replica = ReplicaDirectory.open(dataDir.resolve("replica"), dataDir);
         try {
             ClusterNode node = ClusterNode.start(ClusterConfig.parse(settings.nodeId(), settings.peers()),
-                    dataDir.resolve("raft"), rocks);
+                    dataDir.resolve("raft"), replica);
             LOG.info("Cluster node {} of {}: Raft storage in {}", settings.nodeId(), settings.peers(), dataDir.resolve("raft"));
-            return new ClusterMode(settings, rocks, node);
+            return new ClusterMode(settings, replica, node);
         } catch (IOException | RuntimeException e) {
-            rocks.close();
+            replica.close();
             if (e instanceof IllegalArgumentException bad) {
                 throw new ConfigException("--cluster: " + bad.getMessage(), bad);
             }
@@ -108,9 +110,13 @@ public final class ClusterMode implements AutoCloseable, ClusterRouting.Leader {
         }
     }
 
-    /** The store the service is built over: writes go through Raft; backups are checkpoints of this node's copy. */
+    /**
+     * The store the service is built over: writes go through Raft; backups are checkpoints of this
+     * node's copy. The RocksDB meters read the store open at start (after a snapshot install replaced
+     * it, they read nothing until a restart).
+     */
     public OpenedStore openedStore() {
-        return new OpenedStore(new StoreHealth(node.store()), rocks::checkpoint, rocks);
+        return new OpenedStore(new StoreHealth(node.store()), replica::checkpoint, replica.current());
     }
 
     /**
@@ -178,7 +184,8 @@ public final class ClusterMode implements AutoCloseable, ClusterRouting.Leader {
         ArrayNode groups = out.putArray("groups");
         for (ClusterStatus.Group g : status.groups()) {
             groups.addObject().put("id", g.id()).put("role", g.role().name()).put("leader", g.leader())
-                    .put("appliedIndex", node.appliedIndex()); // how far this node's store is (catching up after a restart)
+                    .put("appliedIndex", node.appliedIndex()) // how far this node's store is (catching up after a restart)
+                    .put("snapshotIndex", node.snapshotIndex()).put("logStartIndex", node.logStartIndex());
         }
         return out;
     }
@@ -253,6 +260,6 @@ public final class ClusterMode implements AutoCloseable, ClusterRouting.Leader {
         } catch (RuntimeException e) {
             LOG.warn("Stopping the Raft server failed", e);
         }
-        rocks.close();
+        replica.close();
     }
 }

@@ -43,7 +43,7 @@ class ReadmeFlagsTableTest {
     void everyFlagTheDesignDocsNameIsAFlagOfSomeCommand() throws Exception {
         TreeSet<String> flags = new TreeSet<>(List.of("help", "version"));
         for (Subcommand c : List.of(new ServeCommand(Map.of()), new BackupCommand(Map.of()), new ReplayCommand(),
-                new SelfCheckCommand(Map.of()), new NewKeyCommand())) {
+                new SelfCheckCommand(Map.of()), new NewKeyCommand(), new ClusterCommand())) {
             for (Option o : c.options().getOptions()) {
                 flags.add(o.getLongOpt());
             }
