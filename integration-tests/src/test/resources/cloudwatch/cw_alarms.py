@@ -6,6 +6,7 @@ Current botocore speaks Smithy RPC v2 CBOR; Debian's older botocore speaks Query
 import datetime
 import json
 import sys
+import time
 
 import boto3
 import botocore
@@ -82,7 +83,13 @@ cw.disable_alarm_actions(AlarmNames=[name])
 after = cw.describe_alarms(AlarmNames=[name], StateValue="ALARM")["MetricAlarms"]
 out["afterSet"] = [after[0]["StateValue"], after[0]["StateReason"], after[0]["ActionsEnabled"]] if after else None
 cw.enable_alarm_actions(AlarmNames=[name])
-hist = cw.describe_alarm_history(AlarmName=name)["AlarmHistoryItems"]
+# the action's outcome is recorded after set_alarm_state answers (the action runs on its own thread): wait for it
+deadline = time.monotonic() + 10
+while True:
+    hist = cw.describe_alarm_history(AlarmName=name)["AlarmHistoryItems"]
+    if any(h["HistoryItemType"] == "Action" for h in hist) or time.monotonic() > deadline:
+        break
+    time.sleep(0.05)
 out["history"] = [h["HistoryItemType"] + ": " + h["HistorySummary"] for h in hist]
 arn = described[0]["AlarmArn"]
 cw.tag_resource(ResourceARN=arn, Tags=[{"Key": "env", "Value": "test"}])
