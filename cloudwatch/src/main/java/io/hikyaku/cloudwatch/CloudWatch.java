@@ -155,7 +155,7 @@ public final class CloudWatch implements AutoCloseable {
      *
      * @throws java.io.UncheckedIOException when the log cannot be read (the node then does not evaluate)
      */
-    public void alarmsLeading(boolean active, io.hikyaku.engine.servicelog.ServiceLog log) {
+    public void alarmsLeading(boolean active, io.hikyaku.servicelog.ServiceLog log) {
         if (active) {
             try {
                 alarms.reload(log);

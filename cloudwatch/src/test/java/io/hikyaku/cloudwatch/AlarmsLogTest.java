@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.hikyaku.engine.servicelog.StoreServiceLog;
+import io.hikyaku.servicelog.StoreServiceLog;
 import io.hikyaku.engine.store.MemoryStore;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package io.hikyaku.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.hikyaku.engine.servicelog.StoreServiceLog;
+import io.hikyaku.servicelog.StoreServiceLog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -76,7 +76,7 @@ class ScheduleFirerTest {
     @Test
     void atFiresOnceAtItsTimeAndDeletesAfterCompletion() throws Exception {
         ManualClock clock = new ManualClock(Instant.parse("2027-01-01T00:00:00Z").toEpochMilli());
-        SchedulerStore store = SchedulerStore.open("us-east-1", new SchedulerJournal(io.hikyaku.engine.servicelog.ServiceLog.memory()));
+        SchedulerStore store = SchedulerStore.open("us-east-1", new SchedulerJournal(io.hikyaku.servicelog.ServiceLog.memory()));
         RecordingSqs sqs = new RecordingSqs();
         ScheduleFirer firer = new ScheduleFirer(store, sqs, "us-east-1", clock);
         store.apply(new SchedulerCommand.PutSchedule(ACCOUNT, null, true, def("once", "at(2027-01-01T00:00:02)", STANDARD, "DELETE", 0), clock.now));
@@ -96,7 +96,7 @@ class ScheduleFirerTest {
     @Test
     void everyFireIsASendOnceOfScheduleGenerationAndTimeAndAFifoTargetGetsItsGroupAndNoDedupId() throws Exception {
         ManualClock clock = new ManualClock(Instant.parse("2027-01-01T00:00:00Z").toEpochMilli());
-        SchedulerStore store = SchedulerStore.open("us-east-1", new SchedulerJournal(io.hikyaku.engine.servicelog.ServiceLog.memory()));
+        SchedulerStore store = SchedulerStore.open("us-east-1", new SchedulerJournal(io.hikyaku.servicelog.ServiceLog.memory()));
         RecordingSqs sqs = new RecordingSqs();
         ScheduleFirer firer = new ScheduleFirer(store, sqs, "us-east-1", clock);
         String arn = store.apply(new SchedulerCommand.PutSchedule(ACCOUNT, null, true, def("r", "rate(1 minute)", FIFO, "NONE", 0), clock.now));
@@ -121,7 +121,7 @@ class ScheduleFirerTest {
     @Test
     void aFailedSendIsRetriedAndTheFlexibleOffsetIsDeterministicAndInsideTheWindow() throws Exception {
         ManualClock clock = new ManualClock(Instant.parse("2027-01-01T00:00:00Z").toEpochMilli());
-        SchedulerStore store = SchedulerStore.open("us-east-1", new SchedulerJournal(io.hikyaku.engine.servicelog.ServiceLog.memory()));
+        SchedulerStore store = SchedulerStore.open("us-east-1", new SchedulerJournal(io.hikyaku.servicelog.ServiceLog.memory()));
         RecordingSqs sqs = new RecordingSqs();
         ScheduleFirer firer = new ScheduleFirer(store, sqs, "us-east-1", clock);
         store.apply(new SchedulerCommand.PutSchedule(ACCOUNT, null, true, def("once", "at(2027-01-01T00:00:01)", STANDARD, "NONE", 0), clock.now));

@@ -35,7 +35,7 @@ class SchedulerApiTest {
         String without = "arn:aws:sqs:us-east-1:000000000000:without.fifo";
         String missing = "arn:aws:sqs:us-east-1:000000000000:later.fifo";
         TargetQueues queues = arn -> arn.equals(withDedup) ? Boolean.TRUE : arn.equals(without) ? Boolean.FALSE : null;
-        SchedulerApi api = new SchedulerApi(SchedulerStore.open("us-east-1", new SchedulerJournal(io.hikyaku.engine.servicelog.ServiceLog.memory())), Clock.systemUTC(), queues);
+        SchedulerApi api = new SchedulerApi(SchedulerStore.open("us-east-1", new SchedulerJournal(io.hikyaku.servicelog.ServiceLog.memory())), Clock.systemUTC(), queues);
 
         HttpResponseData refused = call(api, "POST", "s", body(without, null));
         assertThat(refused.status()).isEqualTo(400);
@@ -54,7 +54,7 @@ class SchedulerApiTest {
 
     @Test
     void aDeadLetterQueueIsAStandardQueueAsAwsModelWritesIt() throws Exception {
-        SchedulerApi api = new SchedulerApi(SchedulerStore.open("us-east-1", new SchedulerJournal(io.hikyaku.engine.servicelog.ServiceLog.memory())), Clock.systemUTC());
+        SchedulerApi api = new SchedulerApi(SchedulerStore.open("us-east-1", new SchedulerJournal(io.hikyaku.servicelog.ServiceLog.memory())), Clock.systemUTC());
         String target = "arn:aws:sqs:us-east-1:000000000000:q";
         HttpResponseData fifoDlq = call(api, "POST", "s", body(target, "arn:aws:sqs:us-east-1:000000000000:dlq.fifo"));
         assertThat(fifoDlq.status()).isEqualTo(400);

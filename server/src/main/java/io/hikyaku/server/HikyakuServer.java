@@ -366,16 +366,16 @@ public final class HikyakuServer implements AutoCloseable {
             long began = System.nanoTime();
             java.nio.file.Path masterKey = io.hikyaku.kms.KmsService.masterKeyFileFromEnvironment();
             kms = io.hikyaku.kms.KmsService.start(config.dataDir(), masterKey, io.hikyaku.kms.KmsService.previousMasterKeyFileFromEnvironment(),
-                    new io.hikyaku.kms.KmsCommandLog(new io.hikyaku.engine.servicelog.StoreServiceLog(replicated,
+                    new io.hikyaku.kms.KmsCommandLog(new io.hikyaku.servicelog.StoreServiceLog(replicated,
                             io.hikyaku.kms.KmsCommandLog.SERVICE, timeout)), config.region(), config.clock());
             long kmsAt = System.nanoTime();
-            startTopicsAndSchedules(new io.hikyaku.sns.SnsCommandLog(new io.hikyaku.engine.servicelog.StoreServiceLog(replicated,
+            startTopicsAndSchedules(new io.hikyaku.sns.SnsCommandLog(new io.hikyaku.servicelog.StoreServiceLog(replicated,
                             io.hikyaku.sns.SnsCommandLog.SERVICE, timeout)),
-                    new io.hikyaku.scheduler.SchedulerJournal(new io.hikyaku.engine.servicelog.StoreServiceLog(replicated,
+                    new io.hikyaku.scheduler.SchedulerJournal(new io.hikyaku.servicelog.StoreServiceLog(replicated,
                             io.hikyaku.scheduler.SchedulerJournal.SERVICE, timeout)));
             long topicsAt = System.nanoTime();
             if (cloudWatch != null) {
-                cloudWatch.alarmsLeading(true, new io.hikyaku.engine.servicelog.StoreServiceLog(replicated,
+                cloudWatch.alarmsLeading(true, new io.hikyaku.servicelog.StoreServiceLog(replicated,
                         CloudWatch.alarmsService(), timeout));
             }
             LOG.info("Cluster services started: KMS in {} ms, SNS and the Scheduler in {} ms, alarms in {} ms",

@@ -1,8 +1,8 @@
 package io.hikyaku.sns;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.hikyaku.engine.servicelog.FileServiceLog;
-import io.hikyaku.engine.servicelog.ServiceLog;
+import io.hikyaku.servicelog.FileServiceLog;
+import io.hikyaku.servicelog.ServiceLog;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.hikyaku.engine.servicelog;
+package io.hikyaku.servicelog;
 
 import io.hikyaku.engine.store.Keyspace;
 import io.hikyaku.engine.store.Store;

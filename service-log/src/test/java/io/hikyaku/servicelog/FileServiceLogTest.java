@@ -1,4 +1,4 @@
-package io.hikyaku.engine.servicelog;
+package io.hikyaku.servicelog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

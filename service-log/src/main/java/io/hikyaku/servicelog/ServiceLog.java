@@ -1,4 +1,4 @@
-package io.hikyaku.engine.servicelog;
+package io.hikyaku.servicelog;
 
 import java.io.IOException;
 import java.util.List;
