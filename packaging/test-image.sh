@@ -92,7 +92,7 @@ EOF
 }
 client() {  # client <phase>: boto3 against the container
   python3 - "$PORT" "$1" <<'EOF'
-import sys, boto3
+import json, sys, boto3
 port, phase = sys.argv[1], sys.argv[2]
 sqs = boto3.client("sqs", endpoint_url=f"http://127.0.0.1:{port}", region_name="us-east-1",
                    aws_access_key_id="test", aws_secret_access_key="test")
@@ -107,11 +107,44 @@ if phase == "first":
     sqs.delete_message(QueueUrl=url, ReceiptHandle=got[0]["ReceiptHandle"])
     assert receive(url) == [], "deleted message came back"
     sqs.send_message(QueueUrl=url, MessageBody="kept across containers")
+    # the other services inside the jlink'd runtime: SNS (RSA signatures), KMS and SSE-KMS (AES-GCM),
+    # the Scheduler (time zones), CloudWatch
+    kw = dict(endpoint_url=f"http://127.0.0.1:{port}", region_name="us-east-1",
+              aws_access_key_id="test", aws_secret_access_key="test")
+    sns, kms = boto3.client("sns", **kw), boto3.client("kms", **kw)
+    fan = sqs.create_queue(QueueName="image-fanout")["QueueUrl"]
+    fan_arn = sqs.get_queue_attributes(QueueUrl=fan, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    topic = sns.create_topic(Name="image-topic")["TopicArn"]
+    sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=fan_arn)
+    sns.publish(TopicArn=topic, Message="fanned out")
+    got = receive(fan)
+    envelope = json.loads(got[0]["Body"]) if len(got) == 1 else {}
+    assert envelope.get("Message") == "fanned out" and envelope.get("Signature"), got
+    key = kms.create_key()["KeyMetadata"]["KeyId"]
+    blob = kms.encrypt(KeyId=key, Plaintext=b"secret")["CiphertextBlob"]
+    assert kms.decrypt(CiphertextBlob=blob)["Plaintext"] == b"secret"
+    sse = sqs.create_queue(QueueName="image-sse-kms", Attributes={"KmsMasterKeyId": key})["QueueUrl"]
+    sqs.send_message(QueueUrl=sse, MessageBody="sealed")
+    assert [m["Body"] for m in receive(sse)] == ["sealed"]
+    sched = boto3.client("scheduler", **kw)
+    sched.create_schedule(Name="image-berlin", ScheduleExpression="cron(0 9 3 1 ? *)",
+                          ScheduleExpressionTimezone="Europe/Berlin", FlexibleTimeWindow={"Mode": "OFF"},
+                          Target={"Arn": fan_arn, "RoleArn": "arn:aws:iam::000000000000:role/scheduler", "Input": "x"})
+    assert sched.get_schedule(Name="image-berlin")["ScheduleExpressionTimezone"] == "Europe/Berlin"
+    cw = boto3.client("cloudwatch", **kw)
+    cw.put_metric_data(Namespace="Image/Test", MetricData=[{"MetricName": "Workers", "Value": 3}])
+    assert [m["MetricName"] for m in cw.list_metrics(Namespace="Image/Test")["Metrics"]] == ["Workers"]
 else:
     url = sqs.get_queue_url(QueueName="image-test")["QueueUrl"]
     got = receive(url)
     assert [m["Body"] for m in got] == ["kept across containers"], got
     sqs.delete_message(QueueUrl=url, ReceiptHandle=got[0]["ReceiptHandle"])
+    # durable on the volume too: the topic, the key and the schedule
+    kw = dict(endpoint_url=f"http://127.0.0.1:{port}", region_name="us-east-1",
+              aws_access_key_id="test", aws_secret_access_key="test")
+    assert any(t["TopicArn"].endswith(":image-topic") for t in boto3.client("sns", **kw).list_topics()["Topics"])
+    assert len(boto3.client("kms", **kw).list_keys()["Keys"]) >= 1
+    assert boto3.client("scheduler", **kw).get_schedule(Name="image-berlin")["Name"] == "image-berlin"
 print(f"test-image: boto3 {phase} container OK", file=sys.stderr)
 EOF
 }
