@@ -34,6 +34,7 @@ class ServerProcessTest {
 
     private final List<Process> children = new ArrayList<>();
     private final java.util.Map<Process, BufferedReader> stdout = new java.util.HashMap<>();
+    private final java.util.Map<Process, Path> logs = new java.util.HashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @AfterEach
@@ -49,9 +50,22 @@ class ServerProcessTest {
                 "-XX:+UseSerialGC", "-Xmx96m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                 "io.hikyaku.server.cli.Main"));
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).start();
+        // the child's log goes to a file: a pipe nobody reads would block its logging once full, and a failure
+        // can quote it
+        Path log = dir.resolve("child-" + (children.size() + 1) + ".log");
+        Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
         children.add(p);
+        logs.put(p, log);
         return p;
+    }
+
+    /** The child's log so far, for a failure's message. */
+    private String logOf(Process p) {
+        try {
+            return Files.readString(logs.get(p), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
     }
 
     /** The endpoint from the start-up line, waiting at most 60 s. */
@@ -86,7 +100,7 @@ class ServerProcessTest {
 
         Process second = hikyaku("serve", "--port", "0", "--data-dir", data.toString());
         assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        String err = new String(second.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = logOf(second);
         assertThat(second.exitValue()).as(err).isEqualTo(1);
         assertThat(err).isEqualTo("hikyaku: data directory " + data + " is in use by another Hikyaku process\n");
 
@@ -140,13 +154,13 @@ class ServerProcessTest {
         Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(server.pid())).start();
         assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
         assertThat(kill.exitValue()).isZero();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // a loaded CI machine is slow, not wrong
         HttpResponse<String> withNewKey = signedListQueues(endpoint, "AKIAHUPNEW0000000002");
         while (withNewKey.statusCode() != 200 && System.nanoTime() < deadline) {
             Thread.sleep(100); // the signal is handled on its own thread
             withNewKey = signedListQueues(endpoint, "AKIAHUPNEW0000000002");
         }
-        assertThat(withNewKey.statusCode()).as(withNewKey.body()).isEqualTo(200);
+        assertThat(withNewKey.statusCode()).as(withNewKey.body() + "\nthe server's log:\n" + logOf(server)).isEqualTo(200);
         HttpResponse<String> withOldKey = signedListQueues(endpoint, "AKIAHUPOLD0000000001");
         assertThat(withOldKey.statusCode()).isEqualTo(403);
         assertThat(withOldKey.body()).contains("The security token included in the request is invalid");
