@@ -71,12 +71,7 @@ class ClusterFailoverTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (!done.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                StringBuilder logs = new StringBuilder();
-                for (NodeProcess n : NODES) {
-                    logs.append("\n--- ").append(n.id).append(" (alive ").append(n.alive()).append(", health ")
-                            .append(n.health()).append("):\n").append(n.logTail());
-                }
-                throw new AssertionError("not within " + seconds + " s: " + what + logs);
+                throw new AssertionError("not within " + seconds + " s: " + what + ProcessCluster.logs(NODES));
             }
             Thread.sleep(100);
         }
@@ -84,24 +79,7 @@ class ClusterFailoverTest {
 
     /** The node all live nodes name as leader and that says it leads, or null. */
     static NodeProcess agreedLeader() {
-        NodeProcess leader = null;
-        String named = null;
-        for (NodeProcess n : NODES) {
-            if (!n.alive()) {
-                continue;
-            }
-            String l = n.leader();
-            if (l == null || (named != null && !named.equals(l))) {
-                return null;
-            }
-            named = l;
-        }
-        for (NodeProcess n : NODES) {
-            if (n.id.equals(named) && n.alive() && "LEADER".equals(n.role())) {
-                leader = n;
-            }
-        }
-        return leader;
+        return ProcessCluster.agreedLeader(NODES);
     }
 
     @Test

@@ -1,7 +1,5 @@
 package io.hikyaku.clustertests;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +59,7 @@ class ClusterLeaderChangesTest {
                         } catch (RuntimeException e) {
                             failed.incrementAndGet();
                             attempt++;
-                            sleep(50);
+                            ProcessCluster.sleep(50);
                         }
                         node++;
                     }
@@ -72,7 +70,7 @@ class ClusterLeaderChangesTest {
                 while (loading.get()) {
                     NodeProcess via = cluster.nodes.get(turn++ % 3);
                     if (!ClusterFailoverTest.receiveAndDelete(cluster.client(via), via.endpoint() + QUEUE_PATH, ledger)) {
-                        sleep(50);
+                        ProcessCluster.sleep(50);
                     }
                 }
             }, "receiver"));
@@ -99,25 +97,7 @@ class ClusterLeaderChangesTest {
                     t.join(30_000);
                 }
             }
-            cluster.drain(QUEUE_PATH, cluster.nodes, ledger, 120);
-            for (int i = 0; i < 12; i++) { // a late round: acknowledged deletes that came back would show here
-                NodeProcess via = cluster.nodes.get(i % 3);
-                ClusterFailoverTest.receiveAndDelete(cluster.client(via), via.endpoint() + QUEUE_PATH, ledger);
-            }
-            System.out.println("[leader-changes] sends acknowledged " + ledger.ackedSends.size() + ", failed attempts "
-                    + failed.get() + ", received " + ledger.received.size() + " (recovered " + ledger.recovered()
-                    + "), deletes acknowledged " + ledger.ackedDeletes.size());
-            assertThat(ledger.lost()).as("acknowledged sends never received").isEmpty();
-            assertThat(ledger.unexpected()).as("received messages nobody sent").isEmpty();
-            assertThat(ledger.resurrected()).as("acknowledged deletes that came back").isEmpty();
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            cluster.drainAndCheck("leader-changes", QUEUE_PATH, cluster.nodes, ledger, failed.get());
         }
     }
 }

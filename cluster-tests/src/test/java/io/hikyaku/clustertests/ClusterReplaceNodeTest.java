@@ -1,7 +1,5 @@
 package io.hikyaku.clustertests;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +19,6 @@ class ClusterReplaceNodeTest {
 
     private static final String QUEUE = "replace";
     private static final String QUEUE_PATH = "/000000000000/" + QUEUE;
-    private static final List<String> SMALL_SNAPSHOTS = List.of(
-            "-Dhikyaku.cluster.snapshotEvery=16", "-Dhikyaku.cluster.logSegmentSize=1MB");
 
     @TempDir
     Path dir;
@@ -31,7 +27,7 @@ class ClusterReplaceNodeTest {
     void replaceN3ByN4UnderLoadNothingAcknowledgedIsLost() throws Exception {
         try (ProcessCluster cluster = new ProcessCluster(dir)) {
             for (int i = 1; i <= 4; i++) {
-                cluster.add("n" + i, SMALL_SNAPSHOTS);
+                cluster.add("n" + i, ProcessCluster.SMALL_SNAPSHOTS);
             }
             NodeProcess n1 = cluster.node("n1");
             NodeProcess n2 = cluster.node("n2");
@@ -67,7 +63,7 @@ class ClusterReplaceNodeTest {
                         failed.incrementAndGet();
                         attempt++;
                     }
-                    sleep(20);
+                    ProcessCluster.sleep(20);
                 }
             }, "sender"));
             load.add(new Thread(() -> {
@@ -75,7 +71,7 @@ class ClusterReplaceNodeTest {
                 while (loading.get()) {
                     NodeProcess via = serving.get(turn++ % serving.size());
                     ClusterFailoverTest.receiveAndDelete(cluster.client(via), via.endpoint() + QUEUE_PATH, ledger);
-                    sleep(200); // receive slower than send: a backlog builds, the snapshots carry it
+                    ProcessCluster.sleep(200); // receive slower than send: a backlog builds, the snapshots carry it
                 }
             }, "receiver"));
             load.forEach(Thread::start);
@@ -107,25 +103,7 @@ class ClusterReplaceNodeTest {
                     t.join(30_000);
                 }
             }
-            cluster.drain(QUEUE_PATH, List.of(n2, n4), ledger, 120);
-            // what came back after a delete was acknowledged shows up in a last round of receives
-            for (int i = 0; i < 12; i++) {
-                NodeProcess via = i % 2 == 0 ? n2 : n4;
-                ClusterFailoverTest.receiveAndDelete(cluster.client(via), via.endpoint() + QUEUE_PATH, ledger);
-            }
-            System.out.println("[replace] sends acknowledged " + ledger.ackedSends.size() + ", failed attempts " + failed.get()
-                    + ", received " + ledger.received.size() + ", deletes acknowledged " + ledger.ackedDeletes.size());
-            assertThat(ledger.lost()).as("acknowledged sends never received").isEmpty();
-            assertThat(ledger.unexpected()).as("received messages nobody sent").isEmpty();
-            assertThat(ledger.resurrected()).as("acknowledged deletes that came back").isEmpty();
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            cluster.drainAndCheck("replace", QUEUE_PATH, List.of(n2, n4), ledger, failed.get());
         }
     }
 }

@@ -96,33 +96,11 @@ class ClusterServicesFailoverTest {
     }
 
     private static String logs() {
-        StringBuilder logs = new StringBuilder();
-        for (NodeProcess n : NODES) {
-            logs.append("\n--- ").append(n.id).append(" (alive ").append(n.alive()).append(", health ")
-                    .append(n.health()).append("):\n").append(n.logTail());
-        }
-        return logs.toString();
+        return ProcessCluster.logs(NODES);
     }
 
-    /** The node every live node names as leader and that says it leads, or null. */
     private static NodeProcess agreedLeader() {
-        String named = null;
-        for (NodeProcess n : NODES) {
-            if (!n.alive()) {
-                continue;
-            }
-            String l = n.leader();
-            if (l == null || (named != null && !named.equals(l))) {
-                return null;
-            }
-            named = l;
-        }
-        for (NodeProcess n : NODES) {
-            if (n.id.equals(named) && n.alive() && "LEADER".equals(n.role())) {
-                return n;
-            }
-        }
-        return null;
+        return ProcessCluster.agreedLeader(NODES);
     }
 
     private static String queueArn(String name) {

@@ -13,6 +13,10 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 /** Server processes on loopback that form a cluster, with the waits and the drain the cluster tests share. */
 final class ProcessCluster implements AutoCloseable {
 
+    /** A snapshot every 16 applied entries and 1 MB log segments: purges and installs happen within a test. */
+    static final List<String> SMALL_SNAPSHOTS = List.of(
+            "-Dhikyaku.cluster.snapshotEvery=16", "-Dhikyaku.cluster.logSegmentSize=1MB");
+
     final Path jar = NodeProcess.builtJar();
     final Path dir;
     final List<NodeProcess> nodes = new ArrayList<>();
@@ -52,12 +56,7 @@ final class ProcessCluster implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (!done.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                StringBuilder logs = new StringBuilder();
-                for (NodeProcess n : nodes) {
-                    logs.append("\n--- ").append(n.id).append(" (alive ").append(n.alive()).append(", health ")
-                            .append(n.health()).append("):\n").append(n.logTail());
-                }
-                throw new AssertionError("not within " + seconds + " s: " + what + logs);
+                throw new AssertionError("not within " + seconds + " s: " + what + logs(nodes));
             }
             Thread.sleep(100);
         }
@@ -65,6 +64,11 @@ final class ProcessCluster implements AutoCloseable {
 
     /** The live node every live node names as leader and that says it leads, or null. */
     NodeProcess agreedLeader() {
+        return agreedLeader(nodes);
+    }
+
+    /** Among {@code nodes}: the live node every live one names as leader and that says it leads, or null. */
+    static NodeProcess agreedLeader(List<NodeProcess> nodes) {
         String named = null;
         for (NodeProcess n : nodes) {
             if (!n.alive()) {
@@ -82,6 +86,16 @@ final class ProcessCluster implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /** Each node's liveness, health and log tail, for a failure's message. */
+    static String logs(List<NodeProcess> nodes) {
+        StringBuilder logs = new StringBuilder();
+        for (NodeProcess n : nodes) {
+            logs.append("\n--- ").append(n.id).append(" (alive ").append(n.alive()).append(", health ")
+                    .append(n.health()).append("):\n").append(n.logTail());
+        }
+        return logs.toString();
     }
 
     /** Waits until {@code n} follows a leader and has applied at least what that leader has. */
@@ -127,6 +141,34 @@ final class ProcessCluster implements AutoCloseable {
         clients.values().forEach(SqsClient::close);
         for (NodeProcess n : nodes) {
             n.close(); // SIGKILL by PID
+        }
+    }
+
+    /**
+     * Drains {@code queuePath} through {@code via}, then a late round of receives (an acknowledged delete that
+     * came back shows there), prints the counts and asserts the ledger: nothing acknowledged lost, nothing
+     * unexpected, no acknowledged delete back.
+     */
+    void drainAndCheck(String label, String queuePath, List<NodeProcess> via, ClusterLedger ledger, long failedAttempts)
+            throws InterruptedException {
+        drain(queuePath, via, ledger, 120);
+        for (int i = 0; i < 12; i++) {
+            NodeProcess n = via.get(i % via.size());
+            ClusterFailoverTest.receiveAndDelete(client(n), n.endpoint() + queuePath, ledger);
+        }
+        System.out.println("[" + label + "] sends acknowledged " + ledger.ackedSends.size() + ", failed attempts "
+                + failedAttempts + ", received " + ledger.received.size() + " (recovered " + ledger.recovered()
+                + "), deletes acknowledged " + ledger.ackedDeletes.size());
+        org.assertj.core.api.Assertions.assertThat(ledger.lost()).as("acknowledged sends never received").isEmpty();
+        org.assertj.core.api.Assertions.assertThat(ledger.unexpected()).as("received messages nobody sent").isEmpty();
+        org.assertj.core.api.Assertions.assertThat(ledger.resurrected()).as("acknowledged deletes that came back").isEmpty();
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

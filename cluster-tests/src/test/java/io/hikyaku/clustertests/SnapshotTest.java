@@ -18,8 +18,6 @@ class SnapshotTest {
 
     private static final String QUEUE = "snapshots";
     private static final String QUEUE_PATH = "/000000000000/" + QUEUE;
-    private static final List<String> SMALL_SNAPSHOTS = List.of(
-            "-Dhikyaku.cluster.snapshotEvery=16", "-Dhikyaku.cluster.logSegmentSize=1MB");
 
     @TempDir
     Path dir;
@@ -28,7 +26,7 @@ class SnapshotTest {
     void aFollowerBackAfterThePurgeInstallsTheSnapshotAndServesTheData() throws Exception {
         try (ProcessCluster cluster = new ProcessCluster(dir)) {
             for (int i = 1; i <= 3; i++) {
-                cluster.add("n" + i, SMALL_SNAPSHOTS);
+                cluster.add("n" + i, ProcessCluster.SMALL_SNAPSHOTS);
             }
             String peers = ProcessCluster.peers(cluster.nodes);
             for (NodeProcess n : cluster.nodes) {
