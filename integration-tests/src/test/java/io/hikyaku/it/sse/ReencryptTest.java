@@ -218,7 +218,7 @@ class ReencryptTest {
         long[] n = {0};
         try (RocksDbStore store = RocksDbStore.open(dataDir)) {
             store.scan(Keyspace.MESSAGES, new byte[0], (k, v) -> {
-                if (contains(v, needle)) {
+                if (MarkerScan.contains(v, needle)) {
                     n[0]++;
                 }
                 return true;
@@ -229,28 +229,6 @@ class ReencryptTest {
 
     /** Every regular file under the data directory that holds {@code marker}. */
     private List<Path> filesHolding(String marker) throws Exception {
-        byte[] needle = marker.getBytes(StandardCharsets.UTF_8);
-        List<Path> found = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(dataDir)) {
-            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                if (contains(Files.readAllBytes(f), needle)) {
-                    found.add(f);
-                }
-            }
-        }
-        return found;
-    }
-
-    private static boolean contains(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
+        return MarkerScan.filesHolding(marker, List.of(dataDir), new ArrayList<>());
     }
 }

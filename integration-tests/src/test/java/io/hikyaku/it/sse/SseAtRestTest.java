@@ -11,14 +11,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.kms.KmsClient;
@@ -126,31 +123,6 @@ class SseAtRestTest {
 
     /** Every regular file under the data directory and the journal's directory that holds {@code marker}. */
     private List<Path> filesHolding(String marker, List<Path> scanned) throws Exception {
-        byte[] needle = marker.getBytes(StandardCharsets.UTF_8);
-        List<Path> found = new ArrayList<>();
-        for (Path root : List.of(dataDir, journalDir)) {
-            try (Stream<Path> files = Files.walk(root)) {
-                for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                    scanned.add(f);
-                    if (contains(Files.readAllBytes(f), needle)) {
-                        found.add(f);
-                    }
-                }
-            }
-        }
-        return found;
-    }
-
-    private static boolean contains(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
+        return MarkerScan.filesHolding(marker, List.of(dataDir, journalDir), scanned);
     }
 }
