@@ -46,7 +46,20 @@ class ServerProcessTest {
     }
 
     private Process hikyaku(String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        return hikyakuWithHup(hupIgnoredHere() ? "default" : null, args);
+    }
+
+    /**
+     * @param hup null: the child inherits this JVM's SIGHUP disposition; "default" or "ignore": it is started with
+     *            SIGHUP so (through python3, which can reset a signal that was ignored on entry, unlike a shell)
+     */
+    private Process hikyakuWithHup(String hup, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        if (hup != null) {
+            command.addAll(List.of("python3", "-c", "import os, signal, sys; signal.signal(signal.SIGHUP, signal."
+                    + (hup.equals("ignore") ? "SIG_IGN" : "SIG_DFL") + "); os.execvp(sys.argv[1], sys.argv[1:])"));
+        }
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-Xmx96m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                 "io.hikyaku.server.cli.Main"));
         command.addAll(List.of(args));
@@ -57,6 +70,20 @@ class ServerProcessTest {
         children.add(p);
         logs.put(p, log);
         return p;
+    }
+
+    /** Whether this JVM was started with SIGHUP ignored (a test run under nohup): its children would inherit it. */
+    private static boolean hupIgnoredHere() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("SigIgn:")) {
+                    return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & 1L) != 0; // bit 0: signal 1, SIGHUP
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // no /proc: assume the default disposition
+        }
+        return false;
     }
 
     /** The child's log so far, for a failure's message. */
@@ -165,6 +192,15 @@ class ServerProcessTest {
         assertThat(withOldKey.statusCode()).isEqualTo(403);
         assertThat(withOldKey.body()).contains("The security token included in the request is invalid");
         assertThat(server.isAlive()).as("SIGHUP does not stop the server").isTrue();
+    }
+
+    @Test
+    void aServerStartedWithSighupIgnoredSaysItReloadsByRestartOnly() throws Exception {
+        Path config = dir.resolve("hikyaku.yaml");
+        Files.writeString(config, rootKeyConfig("AKIAHUPOLD0000000001"));
+        Process server = hikyakuWithHup("ignore", "serve", "--port", "0", "--storage", "memory", "--auth", "sigv4", "--config", config.toString());
+        awaitServing(server);
+        assertThat(logOf(server)).contains("SIGHUP is ignored by this process (started under nohup?): identities are reloaded by a restart only");
     }
 
     private static final String HUP_SECRET = "hup/secret/0123456789abcdefghijklmnopqrst";
