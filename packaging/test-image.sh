@@ -6,7 +6,8 @@
 # sent before the stop, runs the HEALTHCHECK, checks the server runs as uid 10001 and the image size;
 # then runs packaging/examples/kubernetes.yaml with `podman kube play` the same way (twice, on its volume),
 # packaging/examples/compose.yaml with podman-compose (its application sends a message by the service name,
-# boto3 receives it), and the Testcontainers module's container tests (testcontainers/: HikyakuContainerTest and
+# boto3 receives it), the StatefulSet example (kubernetes-cluster.yaml) as three containers with KEDA's call
+# (keda-scaledobject.yaml), and the Testcontainers module's container tests (testcontainers/: HikyakuContainerTest and
 # LocalStackDropInTest, Testcontainers' own LocalStackContainer) through podman's Docker-compatible socket.
 # Everything it made (containers, volumes, networks, storage, the socket's service) is removed at the end.
 # Env: HIKYAKU_IMAGE_TEST_PORT (default 9861, loopback), HIKYAKU_IMAGE_MAX_MB (default 100).
@@ -51,6 +52,9 @@ cleanup() {
   [[ -n "$SOCKET_PID" ]] && kill "$SOCKET_PID" >/dev/null 2>&1 || true
   "${PODMAN[@]}" rm -f -t 0 "$NAME-1" "$NAME-2" >/dev/null 2>&1 || true
   "${PODMAN[@]}" pod rm -a -f >/dev/null 2>&1 || true
+  "${PODMAN[@]}" rm -a -f -t 0 >/dev/null 2>&1 || true
+  "${PODMAN[@]}" volume prune -f >/dev/null 2>&1 || true
+  "${PODMAN[@]}" network rm -f "$NAME-k8s" >/dev/null 2>&1 || true
   "${PODMAN[@]}" volume rm -f "$VOLUME" >/dev/null 2>&1 || true
   "${PODMAN[@]}" rmi -a -f >/dev/null 2>&1 || true
   "${PODMAN[@]}" system reset -f >/dev/null 2>&1 || true
@@ -244,6 +248,139 @@ assert "orders-dlq" in attrs["RedrivePolicy"] and attrs["VisibilityTimeout"] == 
 EOF
 "${COMPOSE[@]}" down -v > "$D/compose-down.log" 2>&1 || { cat "$D/compose-down.log" >&2; fail "podman-compose down"; }
 log "OK: compose example (the app reached hikyaku by its service name; config file queues)"
+
+# The StatefulSet example (kubernetes-cluster.yaml) as the kubelet would run its three pods, as far as podman can
+# without Kubernetes: each pod a container with the template's image, user, env (metadata.name filled in), data
+# volume and master-key Secret, on a network where the headless Service's names hikyaku-N.<serviceName> resolve
+# (aardvark-dns); then the readiness probe on each, the SQS API through every node, SNS and KMS on the cluster,
+# KEDA's call (keda-scaledobject.yaml: GetQueueAttributes of its queueURL) and a SIGKILL of the leader.
+python3 - "$ROOT/packaging/examples/kubernetes-cluster.yaml" "$ROOT/packaging/examples/keda-scaledobject.yaml" > "$D/sts.sh" <<'EOF'
+import shlex, sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+sts = next(d for d in docs if d["kind"] == "StatefulSet")
+headless = next(d for d in docs if d["kind"] == "Service" and d["spec"].get("clusterIP") == "None")
+assert sts["spec"]["serviceName"] == headless["metadata"]["name"], "serviceName is not the headless Service"
+pod = sts["spec"]["template"]["spec"]
+c = pod["containers"][0]
+env = []
+for e in c["env"]:
+    if "value" in e:
+        env.append(f'{e["name"]}={e["value"]}')
+    else:
+        assert e["valueFrom"]["fieldRef"]["fieldPath"] == "metadata.name", e
+        env.append(f'{e["name"]}=@POD@')
+mounts = {m["name"]: m["mountPath"] for m in c["volumeMounts"]}
+secret = next(v for v in pod["volumes"] if "secret" in v)
+claim = sts["spec"]["volumeClaimTemplates"][0]["metadata"]["name"]
+keda = next(d for d in yaml.safe_load_all(open(sys.argv[2])) if d and d["kind"] == "ScaledObject")
+trigger = keda["spec"]["triggers"][0]
+assert trigger["type"] == "aws-sqs-queue", trigger
+sqs_service = next(d for d in docs if d["kind"] == "Service" and d["spec"].get("clusterIP") != "None")
+print(f'STS_NAME={shlex.quote(sts["metadata"]["name"])}')
+print(f'STS_REPLICAS={int(sts["spec"]["replicas"])}')
+print(f'STS_SERVICE={shlex.quote(headless["metadata"]["name"])}')
+print(f'STS_SQS_SERVICE={shlex.quote(sqs_service["metadata"]["name"])}')
+print(f'STS_USER={pod["securityContext"]["runAsUser"]}:{pod["securityContext"]["runAsGroup"]}')
+print("STS_ENV=(" + " ".join(shlex.quote(x) for x in env) + ")")
+print(f'STS_DATA={shlex.quote(mounts[claim])}')
+print(f'STS_SECRET_DIR={shlex.quote(mounts[secret["name"]])}')
+print(f'STS_READY={shlex.quote(c["readinessProbe"]["httpGet"]["path"])}')
+print(f'STS_PORT={int(c["readinessProbe"]["httpGet"]["port"])}')
+print(f'KEDA_QUEUE_URL={shlex.quote(trigger["metadata"]["queueURL"])}')
+print(f'KEDA_ENDPOINT={shlex.quote(trigger["metadata"]["awsEndpoint"])}')
+print(f'KEDA_QUEUE_LENGTH={int(trigger["metadata"]["queueLength"])}')
+EOF
+# shellcheck disable=SC1091
+source "$D/sts.sh"
+[[ "$KEDA_ENDPOINT" == "http://$STS_SQS_SERVICE:$STS_PORT" ]] || fail "KEDA's awsEndpoint $KEDA_ENDPOINT is not the Service $STS_SQS_SERVICE:$STS_PORT"
+mkdir -p "$D/k8s-secret"
+python3 -c 'import secrets; print(secrets.token_hex(32))' > "$D/k8s-secret/master.key"   # the Secret (see the file's comment)
+chmod 0755 "$D/k8s-secret"; chmod 0644 "$D/k8s-secret/master.key"                      # a Secret volume's default modes
+K8S_NET="$NAME-k8s"
+"${PODMAN[@]}" network create "$K8S_NET" >/dev/null
+K8S_PORTS=()
+for i in $(seq 0 $(( STS_REPLICAS - 1 ))); do
+  pod="$STS_NAME-$i"
+  args=()
+  for e in "${STS_ENV[@]}"; do args+=(-e "${e//@POD@/$pod}"); done
+  K8S_PORTS+=($(( PORT + 1 + i )))
+  "${PODMAN[@]}" run -d --name "$NAME-$pod" --hostname "$pod" --network "$K8S_NET" \
+      --network-alias "$pod.$STS_SERVICE" --network-alias "$STS_SQS_SERVICE" --user "$STS_USER" "${RUN_OPTS[@]}" \
+      "${args[@]}" -v "$NAME-$pod-data:$STS_DATA" -v "$D/k8s-secret:$STS_SECRET_DIR:ro" \
+      -p "127.0.0.1:${K8S_PORTS[$i]}:$STS_PORT" hikyaku:latest 2>&1 >/dev/null \
+    | { grep -v 'unable to get systemd connection' >&2 || true; }
+done
+k8s_logs() { for i in $(seq 0 $(( STS_REPLICAS - 1 ))); do echo "--- $STS_NAME-$i" >&2; "${PODMAN[@]}" logs "$NAME-$STS_NAME-$i" 2>&1 | tail -n 30 >&2; done; }
+python3 - "$STS_READY" "$KEDA_QUEUE_URL" "$KEDA_QUEUE_LENGTH" "${K8S_PORTS[@]}" > "$D/k8s-leader" <<'EOF' || { k8s_logs; fail "the StatefulSet example"; }
+import json, math, sys, time, urllib.request, boto3
+ready, queue_url, per_worker, ports = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+def get(port, path):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2) as r:
+        return r.status, r.read()
+deadline = time.time() + 180
+for port in ports:   # the readiness probe: a node is ready once the group has a leader
+    while True:
+        try:
+            if get(port, ready)[0] == 200:
+                break
+        except Exception:
+            pass
+        assert time.time() < deadline, f"node on {port} never ready"
+        time.sleep(0.5)
+kw = dict(region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test")
+sqs = [boto3.client("sqs", endpoint_url=f"http://127.0.0.1:{p}", **kw) for p in ports]
+name = queue_url.rsplit("/", 1)[1]
+url = sqs[1 % len(sqs)].create_queue(QueueName=name)["QueueUrl"]
+assert url == queue_url, (url, queue_url)   # HIKYAKU_ADVERTISED_URL is the Service's name, as in KEDA's queueURL
+for b in range(3):
+    sqs[2 % len(sqs)].send_message_batch(QueueUrl=url, Entries=[{"Id": str(i), "MessageBody": f"order {b}-{i}"} for i in range(10)])
+a = sqs[0].get_queue_attributes(QueueUrl=queue_url, AttributeNames=[   # the aws-sqs-queue scaler's call
+    "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"])["Attributes"]
+depth = int(a["ApproximateNumberOfMessages"]) + int(a["ApproximateNumberOfMessagesNotVisible"])  # scaleOnInFlight
+assert depth == 30 and math.ceil(depth / per_worker) == 3, a
+kw0 = dict(endpoint_url=f"http://127.0.0.1:{ports[0]}", **kw)
+boto3.client("sns", **kw0).create_topic(Name="k8s-cluster-topic")
+kms = boto3.client("kms", **kw0)
+key = kms.create_key()["KeyMetadata"]["KeyId"]
+assert kms.decrypt(CiphertextBlob=kms.encrypt(KeyId=key, Plaintext=b"k8s")["CiphertextBlob"])["Plaintext"] == b"k8s"
+leader = json.loads(get(ports[0], "/health")[1])["cluster"]["groups"][0]["leader"]
+print(leader)
+print(f"test-image: StatefulSet pods ready, 30 messages through three nodes, KEDA depth 30 -> 3 workers, leader {leader}",
+      file=sys.stderr)
+EOF
+LEADER="$(cat "$D/k8s-leader")"
+"${PODMAN[@]}" kill "$NAME-$LEADER" >/dev/null   # SIGKILL
+SURVIVORS=()
+for i in $(seq 0 $(( STS_REPLICAS - 1 ))); do [[ "$STS_NAME-$i" == "$LEADER" ]] || SURVIVORS+=("${K8S_PORTS[$i]}"); done
+python3 - "$KEDA_QUEUE_URL" "$LEADER" "${SURVIVORS[@]}" <<'EOF' || { k8s_logs; fail "the StatefulSet example after its leader's SIGKILL"; }
+import json, sys, time, urllib.request, boto3
+queue_url, dead, ports = sys.argv[1], sys.argv[2], sys.argv[3:]
+kw = dict(region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test")
+deadline = time.time() + 120
+while True:
+    try:
+        for p in ports:
+            sqs = boto3.client("sqs", endpoint_url=f"http://127.0.0.1:{p}", **kw)
+            a = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["ApproximateNumberOfMessages"])["Attributes"]
+            assert a["ApproximateNumberOfMessages"] == "30", a
+        sns = boto3.client("sns", endpoint_url=f"http://127.0.0.1:{ports[0]}", **kw)
+        assert any(t["TopicArn"].endswith(":k8s-cluster-topic") for t in sns.list_topics()["Topics"])
+        with urllib.request.urlopen(f"http://127.0.0.1:{ports[0]}/health", timeout=2) as r:
+            leader = json.loads(r.read())["cluster"]["groups"][0]["leader"]
+        assert leader and leader != dead, leader
+        break
+    except Exception:
+        if time.time() > deadline:
+            raise
+        time.sleep(0.5)
+print(f"test-image: after the SIGKILL of {dead}: leader {leader}, 30 messages and the topic on the survivors", file=sys.stderr)
+EOF
+for i in $(seq 0 $(( STS_REPLICAS - 1 ))); do
+  "${PODMAN[@]}" rm -f -t 0 "$NAME-$STS_NAME-$i" >/dev/null 2>&1 || true
+  "${PODMAN[@]}" volume rm -f "$NAME-$STS_NAME-$i-data" >/dev/null 2>&1 || true
+done
+"${PODMAN[@]}" network rm -f "$K8S_NET" >/dev/null 2>&1 || true
+log "OK: StatefulSet example as three containers (readiness, SQS through every node, SNS and KMS, KEDA's depth, leader SIGKILL)"
 
 # The Testcontainers module's container tests, through podman's Docker-compatible socket on this storage
 # (docs: ../shared/reference/containers-here.md): Ryuk would need a registry; /.dockerenv makes
