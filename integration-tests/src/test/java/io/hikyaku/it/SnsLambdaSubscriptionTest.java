@@ -50,6 +50,7 @@ class SnsLambdaSubscriptionTest extends SqsTestBase {
     private static final String FUNCTIONS = "arn:aws:lambda:us-east-1:000000000000:function:";
     private HttpServer function;
     private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
+    private final BlockingQueue<String> otherAccountEvents = new LinkedBlockingQueue<>();
     private SnsClient sns;
 
     @Override
@@ -59,6 +60,11 @@ class SnsLambdaSubscriptionTest extends SqsTestBase {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        function.createContext("/other-account", exchange -> {
+            otherAccountEvents.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
         function.createContext("/fn", exchange -> {
             events.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             exchange.sendResponseHeaders(200, -1);
@@ -66,7 +72,9 @@ class SnsLambdaSubscriptionTest extends SqsTestBase {
         });
         function.start();
         URI url = URI.create("http://127.0.0.1:" + function.getAddress().getPort() + "/fn");
-        return defaults.withPush(new PushConfig(List.of(new FunctionConfig("fn", url, 5, Map.of(), null)), List.of()));
+        URI other = URI.create("http://127.0.0.1:" + function.getAddress().getPort() + "/other-account");
+        return defaults.withPush(new PushConfig(List.of(new FunctionConfig("fn", url, 5, Map.of(), null),
+                new FunctionConfig("theirs", other, 5, Map.of(), null, "222222222222")), List.of()));
     }
 
     @AfterAll
@@ -155,6 +163,24 @@ class SnsLambdaSubscriptionTest extends SqsTestBase {
         assertThat(envelope.path("MessageId").asText()).isEqualTo(id);
         assertThat(envelope.path("Message").asText()).isEqualTo("lost?");
         assertThat(events).isEmpty();
+    }
+
+    @Test
+    void anotherAccountsFunctionIsNeverInvokedTheNotificationGoesToTheDlq() throws Exception {
+        String topic = sns.createTopic(b -> b.name(unique("to-theirs"))).topicArn();
+        String dlqName = unique("theirs-dlq");
+        String dlq = createQueue(dlqName);
+        sns.subscribe(b -> b.topicArn(topic).protocol("lambda").endpoint("arn:aws:lambda:us-east-1:222222222222:function:theirs")
+                .attributes(Map.of("RedrivePolicy", "{\"deadLetterTargetArn\":\"" + arn(dlqName) + "\"}")));
+        String id = sns.publish(b -> b.topicArn(topic).message("not for another account")).messageId();
+        List<Message> parked = new ArrayList<>();
+        for (int i = 0; i < 40 && parked.isEmpty(); i++) {
+            parked.addAll(sqs.receiveMessage(b -> b.queueUrl(dlq)).messages());
+            sleep(parked.isEmpty() ? 250 : 0); // no long poll: the test clock stands still
+        }
+        assertThat(parked).hasSize(1);
+        assertThat(JSON.readTree(parked.get(0).body()).path("MessageId").asText()).isEqualTo(id);
+        assertThat(otherAccountEvents).as("the other account's function was called").isEmpty();
     }
 
     private static List<String> fields(JsonNode n) {
