@@ -63,6 +63,23 @@ public final class Hikyaku implements AutoCloseable {
         return server.config();
     }
 
+    /**
+     * Waits until every request the server received is answered and SNS has no delivery pending or in flight
+     * ({@link HikyakuServer#awaitIdle}): a test can then assert on what its calls caused, without sleeping.
+     *
+     * @throws IllegalStateException when the server is not idle within {@code timeout}
+     */
+    public void awaitIdle(java.time.Duration timeout) {
+        try {
+            if (!server.awaitIdle(timeout)) {
+                throw new IllegalStateException("the server was not idle within " + timeout);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the server to be idle", e);
+        }
+    }
+
     /** The underlying server, for what this wrapper does not expose (metrics, CloudWatch history). */
     public HikyakuServer server() {
         return server;

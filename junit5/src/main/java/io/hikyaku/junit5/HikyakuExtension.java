@@ -60,6 +60,14 @@ public final class HikyakuExtension implements BeforeAllCallback, AfterAllCallba
         return server().endpoint();
     }
 
+    /**
+     * Waits (up to 30 s, else fails) until the server has answered every request and SNS has delivered what it
+     * holds ({@link Hikyaku#awaitIdle}): deterministic where a test would otherwise sleep.
+     */
+    public void awaitIdle() {
+        server().awaitIdle(java.time.Duration.ofSeconds(30));
+    }
+
     /** The running server. */
     public Hikyaku server() {
         Hikyaku s = server;

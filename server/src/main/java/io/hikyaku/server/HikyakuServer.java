@@ -623,6 +623,40 @@ public final class HikyakuServer implements AutoCloseable {
         return a == null ? null : a.identities();
     }
 
+    /**
+     * For tests: waits until the server is idle, that is until every request it has received is answered (a parked
+     * long poll is a request in flight) and SNS has no HTTP/S or lambda delivery pending or in flight (a retry
+     * waiting for its time counts as pending). Checked twice, 10 ms apart, so that a delivery a request has just
+     * handed over is seen. Work that the clock starts (a delayed message, a schedule, an alarm) starts when the
+     * clock gets there, and is not waited for.
+     *
+     * @return true when idle, false when {@code timeout} passed first
+     */
+    public boolean awaitIdle(java.time.Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int quiet = 0;
+        while (quiet < 2) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            quiet = idleNow() ? quiet + 1 : 0;
+            Thread.sleep(10);
+        }
+        return true;
+    }
+
+    private boolean idleNow() {
+        if (state.inFlight() > 0) {
+            return false;
+        }
+        SnsService topics = sns;
+        if (topics == null) {
+            return true;
+        }
+        java.util.Map<String, Long> c = topics.counters();
+        return c.getOrDefault("HttpDeliveriesPending", 0L) == 0 && c.getOrDefault("HttpDeliveriesInFlight", 0L) == 0;
+    }
+
     /** Blocks until {@link #close()} has finished. */
     public void awaitTermination() throws InterruptedException {
         terminated.await();
